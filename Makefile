@@ -1,0 +1,43 @@
+# ifhier: `make run` runs the main job offline end to end; `make test` runs everything CI runs.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export PYTHONHASHSEED := 0
+OUT ?= out
+
+.PHONY: install run test sync-check nbtest pytest bench export clean
+
+$(STAMP): settings.ini setup.py
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## the main job, offline: build the benchmark, answer it with the embedded responders, score, report
+run: install
+	$(BIN)/python scripts/run_all.py --out $(OUT)
+
+## everything CI runs: exports in sync, notebook tests, pytest suite
+test: install sync-check nbtest pytest
+
+sync-check: install
+	$(BIN)/python scripts/check_sync.py
+
+nbtest: install
+	$(BIN)/nbdev_test --n_workers 2 --do_print --timing
+
+pytest: install
+	$(BIN)/python -m pytest -q tests
+
+bench: install
+	$(BIN)/python scripts/bench.py
+
+export: install
+	$(BIN)/nbdev_export && $(BIN)/nbdev_clean
+
+clean:
+	rm -rf $(VENV) $(OUT) _proc _docs
