@@ -1,0 +1,39 @@
+"""ifhier.text's sentence and word tokens equal nltk's own `sent_tokenize` / `word_tokenize` loading
+`punkt_tab/english` through nltk's data path (written to a tempdir from the `punkt` wheel: no download)."""
+import string
+import pytest
+from hypothesis import given, settings, strategies as st
+from ifhier.text import split_sentences, word_tokens
+
+@pytest.fixture(scope="module")
+def nltk_english(tmp_path_factory):
+    import nltk
+    from punkt.data import english as m
+    root = tmp_path_factory.mktemp("nltk_data")
+    d = root / "tokenizers" / "punkt_tab" / "english"
+    d.mkdir(parents=True)
+    (d / "abbrev_types.txt").write_text("\n".join(sorted(m.ABBREV_TYPES)))
+    (d / "sent_starters.txt").write_text("\n".join(sorted(m.SENT_STARTERS)))
+    (d / "collocations.tab").write_text("\n".join("\t".join(c) for c in sorted(m.COLLOCATIONS)))
+    (d / "ortho_context.tab").write_text("\n".join(f"{k}\t{v}" for k, v in sorted(m.ORTHO_CONTEXT.items())))
+    nltk.data.path.insert(0, str(root))
+    from nltk.tokenize import _get_punkt_tokenizer
+    _get_punkt_tokenizer.cache_clear()
+    yield nltk
+    nltk.data.path.remove(str(root))
+    _get_punkt_tokenizer.cache_clear()
+
+CASES = ["Mr. Smith went. Dr. Who came.", "It is 5 p.m. Then we go.", "What?!", "Hi!! There??", "!!!",
+         "1. First item\n2. Second item\n3. Third", 'He said "Stop." Then left.', "e.g. I.E. OK.",
+         "I DON'T like NASA's (HD-TV) plans.", "**BOLD** TEXT", "WANNA go?", "A. B. C.", "U.S.A. is big. Yes."]
+
+def test_examples_match_nltk(nltk_english):
+    for t in CASES:
+        assert split_sentences(t) == nltk_english.sent_tokenize(t), t
+        assert word_tokens(t) == nltk_english.word_tokenize(t), t
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=string.ascii_letters[:6] + "ABMrDs" + "  \n.!?\"'()*-:;,0123", max_size=80))
+def test_random_text_matches_nltk(nltk_english, text):
+    assert split_sentences(text) == nltk_english.sent_tokenize(text)
+    assert word_tokens(text) == nltk_english.word_tokenize(text)
