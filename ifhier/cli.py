@@ -5,14 +5,16 @@
 # %% auto #0
 __all__ = ['build_parser', 'main']
 
-# %% ../nbs/90_cli.ipynb #915ef50b
+# %% ../nbs/90_cli.ipynb #c43d9335
 import argparse, json, os, sys
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before anything can import litellm
 from .ifeval_score import register_cli as _ifeval_cli
 from .prepare import register_cli as _prepare_cli
 from .wise_build import register_cli as _wise_build_cli
+from .wise_stats import register_cli as _wise_stats_cli
+from .wise_demo import register_cli as _wise_demo_cli
 
-# %% ../nbs/90_cli.ipynb #0e4261c8
+# %% ../nbs/90_cli.ipynb #ff01214f
 def _catalog(args)->int:
     from ifhier.catalog import catalog_df
     df = catalog_df()
@@ -28,7 +30,7 @@ def _register_catalog(sub):
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
     p.set_defaults(func=_catalog)
 
-# %% ../nbs/90_cli.ipynb #6aaec94c
+# %% ../nbs/90_cli.ipynb #43faa03e
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every module's subcommands."
     p = argparse.ArgumentParser(prog="ifhier", description="Hierarchical instruction-following workbench.")
@@ -36,10 +38,10 @@ def build_parser()->argparse.ArgumentParser:
     for register in (_register_catalog, _ifeval_cli, _prepare_cli): register(sub)
     wise = sub.add_parser("wise", help="WISE wording-robustness audit: build, grade, analyze, agreement")
     wsub = wise.add_subparsers(dest="wise_command", metavar="WISE_COMMAND", required=True)
-    for register in (_wise_build_cli,): register(wsub)
+    for register in (_wise_build_cli, _wise_demo_cli, _wise_stats_cli): register(wsub)
     return p
 
-# %% ../nbs/90_cli.ipynb #79fe0151
+# %% ../nbs/90_cli.ipynb #df519313
 _EXPECTED = (FileNotFoundError, IsADirectoryError, PermissionError, ValueError, KeyError, json.JSONDecodeError)
 
 def main(argv:list|None=None, # arguments (default: `sys.argv[1:]`)
