@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['build_parser', 'main']
 
-# %% ../nbs/90_cli.ipynb #c43d9335
+# %% ../nbs/90_cli.ipynb #ad5247aa
 import argparse, json, os, sys
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before anything can import litellm
 from .ifeval_score import register_cli as _ifeval_cli
@@ -14,7 +14,7 @@ from .wise_build import register_cli as _wise_build_cli
 from .wise_stats import register_cli as _wise_stats_cli
 from .wise_demo import register_cli as _wise_demo_cli
 
-# %% ../nbs/90_cli.ipynb #ff01214f
+# %% ../nbs/90_cli.ipynb #4d7c4dac
 def _catalog(args)->int:
     from ifhier.catalog import catalog_df
     df = catalog_df()
@@ -30,7 +30,7 @@ def _register_catalog(sub):
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
     p.set_defaults(func=_catalog)
 
-# %% ../nbs/90_cli.ipynb #43faa03e
+# %% ../nbs/90_cli.ipynb #7ade778c
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every module's subcommands."
     p = argparse.ArgumentParser(prog="ifhier", description="Hierarchical instruction-following workbench.")
@@ -41,7 +41,7 @@ def build_parser()->argparse.ArgumentParser:
     for register in (_wise_build_cli, _wise_demo_cli, _wise_stats_cli): register(wsub)
     return p
 
-# %% ../nbs/90_cli.ipynb #df519313
+# %% ../nbs/90_cli.ipynb #18ca9a60
 _EXPECTED = (FileNotFoundError, IsADirectoryError, PermissionError, ValueError, KeyError, json.JSONDecodeError)
 
 def main(argv:list|None=None, # arguments (default: `sys.argv[1:]`)

@@ -3,7 +3,7 @@
 The text form is a `.py` file whose cells start with a line `# %%` (code) or `# %% [md]` (markdown;
 each line of the cell body is prefixed with `# `). Notebooks stay the source of truth: this only
 makes them easy to write and diff-review; run `nbdev_export` and `nbdev_clean` afterwards."""
-import json, sys
+import hashlib, json, sys
 from pathlib import Path
 
 def _cell(kind, lines):
@@ -22,6 +22,8 @@ def py2nb(src: str, dst: str):
             kind, buf = ("markdown" if "[md]" in line else "code"), []
         elif kind: buf.append(line)
     if kind: cells.append(_cell(kind, buf))
+    for i, c in enumerate(cells):  # stable ids keep notebook diffs to the cells that really changed
+        c["id"] = hashlib.sha1(f"{Path(dst).stem}:{i}:{''.join(c['source'])}".encode()).hexdigest()[:8]
     nb = {"cells": cells, "metadata": {"kernelspec": {"display_name": "python3", "language": "python", "name": "python3"}},
           "nbformat": 4, "nbformat_minor": 5}
     Path(dst).parent.mkdir(parents=True, exist_ok=True)
