@@ -5,16 +5,18 @@
 # %% auto #0
 __all__ = ['build_parser', 'main']
 
-# %% ../nbs/90_cli.ipynb #ad5247aa
+# %% ../nbs/90_cli.ipynb #02896a96
 import argparse, json, os, sys
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before anything can import litellm
+from .build import register_cli as _build_cli
+from .score import register_cli as _score_cli
 from .ifeval_score import register_cli as _ifeval_cli
 from .prepare import register_cli as _prepare_cli
 from .wise_build import register_cli as _wise_build_cli
 from .wise_stats import register_cli as _wise_stats_cli
 from .wise_demo import register_cli as _wise_demo_cli
 
-# %% ../nbs/90_cli.ipynb #4d7c4dac
+# %% ../nbs/90_cli.ipynb #6872c768
 def _catalog(args)->int:
     from ifhier.catalog import catalog_df
     df = catalog_df()
@@ -30,18 +32,18 @@ def _register_catalog(sub):
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
     p.set_defaults(func=_catalog)
 
-# %% ../nbs/90_cli.ipynb #7ade778c
+# %% ../nbs/90_cli.ipynb #11243bb9
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every module's subcommands."
     p = argparse.ArgumentParser(prog="ifhier", description="Hierarchical instruction-following workbench.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for register in (_register_catalog, _ifeval_cli, _prepare_cli): register(sub)
+    for register in (_build_cli, _score_cli, _ifeval_cli, _prepare_cli, _register_catalog): register(sub)
     wise = sub.add_parser("wise", help="WISE wording-robustness audit: build, grade, analyze, agreement")
     wsub = wise.add_subparsers(dest="wise_command", metavar="WISE_COMMAND", required=True)
     for register in (_wise_build_cli, _wise_demo_cli, _wise_stats_cli): register(wsub)
     return p
 
-# %% ../nbs/90_cli.ipynb #18ca9a60
+# %% ../nbs/90_cli.ipynb #07b58227
 _EXPECTED = (FileNotFoundError, IsADirectoryError, PermissionError, ValueError, KeyError, json.JSONDecodeError)
 
 def main(argv:list|None=None, # arguments (default: `sys.argv[1:]`)
