@@ -5,13 +5,14 @@
 # %% auto #0
 __all__ = ['build_parser', 'main']
 
-# %% ../nbs/90_cli.ipynb #02896a96
+# %% ../nbs/90_cli.ipynb #41864e54
 import argparse, json, os, sys
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before anything can import litellm
 from .build import register_cli as _build_cli
 from .score import register_cli as _score_cli
 from .ifeval_score import register_cli as _ifeval_cli
 from .prepare import register_cli as _prepare_cli
+from .wording import register_cli as _wording_cli
 from .wise_build import register_cli as _wise_build_cli
 from .wise_stats import register_cli as _wise_stats_cli
 from .wise_demo import register_cli as _wise_demo_cli
@@ -32,12 +33,12 @@ def _register_catalog(sub):
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
     p.set_defaults(func=_catalog)
 
-# %% ../nbs/90_cli.ipynb #11243bb9
+# %% ../nbs/90_cli.ipynb #35b9a128
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every module's subcommands."
     p = argparse.ArgumentParser(prog="ifhier", description="Hierarchical instruction-following workbench.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for register in (_build_cli, _score_cli, _ifeval_cli, _prepare_cli, _register_catalog): register(sub)
+    for register in (_build_cli, _score_cli, _ifeval_cli, _wording_cli, _prepare_cli, _register_catalog): register(sub)
     wise = sub.add_parser("wise", help="WISE wording-robustness audit: build, grade, analyze, agreement")
     wsub = wise.add_subparsers(dest="wise_command", metavar="WISE_COMMAND", required=True)
     for register in (_wise_build_cli, _wise_demo_cli, _wise_stats_cli): register(wsub)

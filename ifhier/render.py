@@ -14,7 +14,7 @@ from .tree import ConstraintNode, iter_nodes
 __all__ = ['MERGE_P', 'KIND_SENTENCES', 'render_constraint', 'kind_sentence', 'merge_sentences', 'render_scope', 'render_prompt',
            'literals']
 
-# %% ../nbs/31_render.ipynb #de645c81
+# %% ../nbs/31_render.ipynb #f004558e
 MERGE_P = 0.8
 _A = "\x00"   # stands for the alias while sentences are assembled
 
@@ -28,14 +28,20 @@ def _finish(s:str, alias:str)->str:
     "Put the alias in; capitalise a sentence that starts with it."
     return _cap(s.replace(_A, alias, 1)).replace(_A, alias) if s.startswith(_A) else s.replace(_A, alias)
 
+def _template(cid:str, rng:np.random.Generator, pick:dict|None)->str:
+    "The template of `cid` drawn from `rng`, or `pick[cid]` (0-based) if given; `rng` advances the same either way."
+    ts = get_type(cid).templates
+    i = int(rng.integers(len(ts)))
+    return ts[pick[cid] if pick and cid in pick else i]
+
 def render_constraint(cid:str,                  # constraint type id
                       params:dict,              # its parameters
                       alias:str,                # how the prompt names its scope
                       rng:np.random.Generator,  # picks the template
+                      pick:dict|None=None,      # {constraint id: template index} fixing some types' wording
                      )->str:                    # one sentence (or two, if the template has two)
-    "Render constraint `cid` on the scope named `alias` from one of its templates."
-    ts = get_type(cid).templates
-    return _finish(_fill(ts[int(rng.integers(len(ts)))], cid, params), alias)
+    "Render constraint `cid` on the scope named `alias` from one of its templates (or the one `pick` names)."
+    return _finish(_fill(_template(cid, rng, pick), cid, params), alias)
 
 # %% ../nbs/31_render.ipynb #cfe8b43e
 KIND_SENTENCES = {
@@ -60,7 +66,7 @@ def kind_sentence(kind:str,                  # the scope's kind
     ts = KIND_SENTENCES[kind][:2] if alias == "the response" else KIND_SENTENCES[kind][2:]
     return _finish(ts[int(rng.integers(2))].replace("{alias}", _A), alias)
 
-# %% ../nbs/31_render.ipynb #7a6f0839
+# %% ../nbs/31_render.ipynb #daeb54d5
 def _single(s:str)->bool: return s.startswith(_A + " ") and s.endswith(".") and not re.search(r"[.!?][\"']?\s+[A-Z]", s[:-1])
 
 def merge_sentences(sents:list,  # sentences of one scope, with `_A` standing for the alias
@@ -81,25 +87,26 @@ def render_scope(node:ConstraintNode,      # one scope
                  alias:str,                # its alias
                  rng:np.random.Generator,  # template choice and merge coin
                  merge_p:float=MERGE_P,    # probability of merging 2+ sentences
+                 pick:dict|None=None,      # {constraint id: template index} fixing some types' wording
                 )->list[str]:              # the scope's sentences
     "The kind sentence and the constraint sentences of one scope (merged with probability `merge_p`)."
     out = [s for s in [kind_sentence(node.kind, alias, rng)] if s]
-    ts = [get_type(cid).templates for cid, _ in node.constraints]
-    sents = [_fill(t[int(rng.integers(len(t)))], cid, p) for t, (cid, p) in zip(ts, node.constraints)]
+    sents = [_fill(_template(cid, rng, pick), cid, p) for cid, p in node.constraints]
     if len(sents) >= 2 and rng.random() < merge_p: return out + [merge_sentences(sents, alias)]
     return out + [_finish(s, alias) for s in sents]
 
-# %% ../nbs/31_render.ipynb #ab2c33d1
+# %% ../nbs/31_render.ipynb #3132d3e6
 def render_prompt(tree:ConstraintNode,       # the constraint tree
                   task:dict,                 # the seed task (task, optional context)
                   rng:np.random.Generator,   # template choices and merge coins
                   merge_p:float=MERGE_P,     # probability of merging a scope's sentences
+                  pick:dict|None=None,       # {constraint id: template index}: fix those types' wording
                  )->str:                     # task, context, then the constraint sentences depth-first
-    "Render the prompt for `tree` on `task`."
-    sents = [s for v in iter_nodes(tree) for s in render_scope(v.node, v.alias, rng, merge_p)]
+    "Render the prompt for `tree` on `task`; `pick` fixes the template of some types, all other draws unchanged."
+    sents = [s for v in iter_nodes(tree) for s in render_scope(v.node, v.alias, rng, merge_p, pick)]
     return "\n\n".join([task["task"]] + ([task["context"]] if task.get("context") else []) + [" ".join(sents)])
 
-# %% ../nbs/31_render.ipynb #b5c25f7b
+# %% ../nbs/31_render.ipynb #fd6658ec
 _WORDS = {1: ("once", "one", "first"), 2: ("twice", "two", "second"), 3: ("third", "three"), 4: ("fourth", "four"), 5: ("fifth", "five")}
 
 def literals(cid:str, params:dict)->list[tuple]:

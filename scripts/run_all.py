@@ -5,7 +5,8 @@
 3. score every answer at its own scope and print strict accuracy by depth; draw figures/accuracy_by_depth.png;
 4. score the shipped IFEval-format fixture, strict and loose;
 5. WISE: build the matched prompts, answer them with the synthetic demo panel, grade, and run the full audit;
-6. redraw the WISE paper figures from the published tables.
+6. audit the wording of one IFHierBench constraint type (each of its templates on the same trees);
+7. redraw the WISE paper figures from the published tables.
 Everything is written under --out (default out/); figures go to figures/."""
 import argparse, filecmp, os, sys, time
 from pathlib import Path
@@ -66,7 +67,11 @@ def main(out: Path, reps: int):
     print("WISE audit summary of the synthetic panel (not model results):\n" + summ.round(1).to_string(index=False))
     print(f"({time.perf_counter() - t:.1f} s)")
 
-    t = step("6. WISE paper figures from the published tables")
+    t = step("6. wording audit of one IFHierBench constraint type (synthetic panel with a planted effect)")
+    cli("wording", "demo", "--constraint", "markdown.has_heading", "--depth", 2, "--out", out / "wording")
+    print(pd.read_csv(out / "wording/contrasts.csv").round(2).to_string(index=False))
+
+    t = step("7. WISE paper figures from the published tables")
     from ifhier.wise_paper import PAPER_PANELS, table11_check, per_model_long, plot_rank_bump
     print("Table 11 rebuilt from the per-form tables:\n" + table11_check().to_string(index=False))
     for p in PAPER_PANELS.itertuples():

@@ -1,0 +1,117 @@
+"""Wording audit (issue 4, item 9): variants change only the audited type's wording; the audit recovers a
+planted template effect, finds none when there is none; the `ifhier wording` commands work end to end."""
+import argparse, json
+from pathlib import Path
+import numpy as np
+import pandas as pd
+import pytest
+from ifhier.build import load_bench
+from ifhier.registry import REGISTRY, get_type
+from ifhier.render import render_prompt, render_scope
+from ifhier.tree import ConstraintNode, iter_nodes
+from ifhier.wording import (wording_variants, variant_rng, grade_variants, simulate_responses, audit_wording,
+                            GRADED_COLUMNS, register_cli)
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "data" / "ifhierbench.jsonl"
+
+@pytest.fixture(scope="module")
+def bench(): return load_bench(BENCH)
+
+@pytest.fixture(scope="module")
+def words(bench):   # 3 templates
+    return wording_variants(bench, "string.num_words", max_prompts=40, seed=1)
+
+def _scopes(v):
+    rng, k = variant_rng(v["prompt_id"], v["seed"]), int(v["form"][1:]) - 1
+    return [(n.node, render_scope(n.node, n.alias, rng, pick={v["constraint"]: k}))
+            for n in iter_nodes(ConstraintNode.from_json(v["tree"]))]
+
+@pytest.mark.parametrize("cid", sorted(REGISTRY))
+def test_variants_differ_only_in_the_audited_type(bench, cid):
+    vs = wording_variants(bench, cid, max_prompts=4, seed=7)
+    k = len(get_type(cid).templates)
+    assert [v["form"] for v in vs[:k]] == [f"T{j + 1}" for j in range(k)]
+    for i in range(0, len(vs), k):
+        group, rec = vs[i:i + k], next(r for r in bench if r["id"] == vs[i]["prompt_id"])
+        head = rec["prompt"].rsplit("\n\n", 1)[0]
+        per = [_scopes(v) for v in group]
+        for v, ss in zip(group, per):
+            assert v["prompt"] == head + "\n\n" + " ".join(s for _, x in ss for s in x)
+        assert len({v["prompt"] for v in group}) == k
+        for j, (node, _) in enumerate(per[0]):
+            sents, off = [p[j][1] for p in per], int(node.kind != "string")
+            if all(c != cid for c, _ in node.constraints): assert all(s == sents[0] for s in sents); continue
+            assert all(s[:off] == sents[0][:off] for s in sents)
+            if len(sents[0]) == off + len(node.constraints):
+                for n, (c, _) in enumerate(node.constraints):
+                    if c != cid: assert {s[off + n] for s in sents} == {sents[0][off + n]}
+        tree = ConstraintNode.from_json(rec["tree"])
+        if sum(c == cid for n in iter_nodes(tree) for c, _ in n.node.constraints) == 1:   # (2+ instances may mix wordings)
+            plain = render_prompt(tree, dict(task=head), variant_rng(rec["id"], 7))
+            assert plain in {v["prompt"] for v in group}  # no `pick`: the same stream draws one of the variants
+
+def test_depth_subset_and_determinism(bench):
+    a = wording_variants(bench, "markdown.has_heading", depth=2, max_prompts=10, seed=3)
+    assert a == wording_variants(bench, "markdown.has_heading", depth=2, max_prompts=10, seed=3)
+    assert {v["depth"] for v in a} == {2} and {v["family"] for v in a} == {"markdown.has_heading@d2"}
+    assert len({v["prompt_id"] for v in a}) == 10
+    assert len({v["prompt_id"] for v in wording_variants(bench, "markdown.has_heading", depth=2)}) == 58
+
+def _audit(vs, effects, seed=0):
+    g = grade_variants(vs, simulate_responses(vs, effects=effects, samples=2, seed=seed))
+    assert list(g.columns) == GRADED_COLUMNS
+    return g, audit_wording(g, reps=2000, seed=seed)
+
+def test_audit_recovers_planted_effect(words):
+    g, res = _audit(words, {"T2": 2.5})            # the middle template is the hard one
+    assert res["summary"].worst_form[0] == "T2"
+    c = res["contrasts"].set_index(["form", "scheme"])
+    assert (c.loc["T2"].ci_high < 0).all() and (c.loc["T2"].p_holm < 0.05).all()
+    assert ((c.loc["T3"].ci_low <= 0) & (c.loc["T3"].ci_high >= 0)).all()
+    assert (g.compliant == g.prompt_level).all()    # the synthetic answers break nothing else
+
+def test_audit_finds_nothing_without_effect(words):
+    _, res = _audit(words, {}, seed=2)
+    c = res["contrasts"]
+    assert ((c.ci_low <= 0) & (c.ci_high >= 0)).all() and (c.p_holm > 0.05).all()
+    assert res["summary"].g_wording[0] < 10
+
+def test_prompt_level_outcome(words):
+    g = grade_variants(words, simulate_responses(words, samples=1))
+    g.loc[g.index[::3], "prompt_level"] = False
+    res = audit_wording(g, reps=200, outcome="prompt_level")
+    assert res["compliance"].compliance.max() <= 100 and set(res["contrasts"].form) == {"T2", "T3"}
+
+def _run(*argv):
+    p = argparse.ArgumentParser(prog="ifhier"); register_cli(p.add_subparsers(dest="command"))
+    a = p.parse_args([str(x) for x in argv]); return a.func(a)
+
+def test_cli_round_trip(tmp_path, capsys):
+    v, r, g, out = tmp_path / "v.jsonl", tmp_path / "r.jsonl", tmp_path / "g.csv", tmp_path / "out"
+    assert _run("wording", "build", "--bench", BENCH, "--constraint", "string.comma", "--depth", "1", "--out", v) == 0
+    vs = load_bench(v)
+    assert {x["form"] for x in vs} == {"T1", "T2", "T3"} and len(vs) == 3 * 15
+    rows = simulate_responses(vs, seed=1)
+    r.write_text("".join(json.dumps(x) + "\n" for x in rows), encoding="utf-8")
+    assert _run("wording", "grade", "--variants", v, "--responses", r, "--by-depth", "--out", g) == 0
+    assert set(pd.read_csv(g).family) == {"string.comma@d1"}
+    assert _run("wording", "analyze", "--graded", g, "--out", out, "--reps", 300) == 0
+    assert {p.name for p in out.iterdir()} == {f"{n}.csv" for n in ("compliance", "contrasts", "ranking", "summary", "diagnostics", "templates")}
+    assert pd.read_csv(out / "summary.csv").family[0] == "string.comma@d1"
+
+@pytest.mark.parametrize("argv, msg", [
+    (["build", "--bench", BENCH, "--constraint", "nope.x", "--out", "{t}/v.jsonl"], "unknown constraint type"),
+    (["build", "--bench", "{t}/missing.jsonl", "--constraint", "string.comma", "--out", "{t}/v.jsonl"], "missing.jsonl"),
+    (["grade", "--variants", BENCH, "--responses", BENCH, "--out", "{t}/g.csv"], "not a wording variants file"),
+    (["analyze", "--graded", "{t}/missing.csv", "--out", "{t}/o"], "missing.csv"),
+])
+def test_cli_bad_input_exits_2(tmp_path, capsys, argv, msg):
+    assert _run("wording", *[str(a).format(t=tmp_path) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert msg in err and err.count("\n") == 1 and err.startswith("ifhier wording ")
+
+def test_cli_demo(tmp_path, capsys):
+    assert _run("wording", "demo", "--bench", BENCH, "--depth", "2", "--max-prompts", "12", "--reps", "300", "--out", tmp_path) == 0
+    assert "(synthetic)" in (tmp_path / "responses.jsonl").read_text()
+    assert "markdown.has_heading@d2" in capsys.readouterr().out
