@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 # %% auto #0
-__all__ = ['RELATIONS', 'SCOPE_KINDS', 'LEVELS', 'REGISTRY', 'ALIASES', 'compare', 'Check', 'ok', 'bad', 'ParamError', 'Param',
-           'IntParam', 'ChoiceParam', 'RelParam', 'TextParam', 'TextListParam', 'IntListParam', 'ConstraintType',
-           'constraint', 'get_type', 'conflicts_of', 'add_hook']
+__all__ = ['RELATIONS', 'SCOPE_KINDS', 'LEVELS', 'REGISTRY', 'ALIASES', 'compare', 'Check', 'ok', 'bad', 'counted', 'agree',
+           'ParamError', 'Param', 'IntParam', 'ChoiceParam', 'RelParam', 'TextParam', 'TextListParam', 'IntListParam',
+           'ConstraintType', 'constraint', 'get_type', 'conflicts_of', 'add_hook']
 
 # %% ../nbs/01_registry.ipynb #76924f4f
 RELATIONS = ("exactly", "at least", "at most", "less than", "more than")
@@ -37,7 +37,22 @@ class Check:
 def ok(reason:str="")->Check:   "A passing `Check`."; return Check(True, reason)
 def bad(reason:str)->Check:     "A failing `Check`."; return Check(False, reason)
 
-# %% ../nbs/01_registry.ipynb #a9817bc0
+# %% ../nbs/01_registry.ipynb #0b7a1c9e
+def counted(n:int,               # the number
+            noun:str,            # the singular noun
+            plural:str|None=None,  # the plural, if not `noun + "s"`
+           )->str:
+    "`n` with `noun` agreeing: `1 word`, `12 words`, `3 entries`."
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+def agree(name:str,  # a list-valued parameter
+          one:str,   # the wording for a single value
+          many:str,  # the wording for several
+         ):
+    "A `derived` template field: `one` when parameter `name` holds one value, else `many`."
+    return lambda p: one if len(p[name]) == 1 else many
+
+# %% ../nbs/01_registry.ipynb #aa17ab11
 class ParamError(ValueError):
     "A constraint parameter is missing or outside its declared domain."
 
@@ -73,7 +88,7 @@ def RelParam(options:tuple=RELATIONS)->ChoiceParam:
     "A relation parameter (`exactly`, `at least`, ...)."
     return ChoiceParam(options=tuple(options))
 
-# %% ../nbs/01_registry.ipynb #edebb595
+# %% ../nbs/01_registry.ipynb #1e242bdd
 def _is_text(v): return isinstance(v, str) and v.strip() != ""
 
 @dataclass(frozen=True)
@@ -126,7 +141,7 @@ class IntListParam(Param):
         k = int(rng.integers(self.lo, self.hi + 1))
         return sorted(int(x) for x in rng.choice(self.vmax - self.vmin + 1, size=k, replace=False) + self.vmin)
 
-# %% ../nbs/01_registry.ipynb #88845b32
+# %% ../nbs/01_registry.ipynb #fabde99f
 SCOPE_KINDS = ("string", "json", "array", "markdown", "labeled")
 LEVELS = ("structure", "content")
 
@@ -165,7 +180,7 @@ class ConstraintType:
         try: return self.check(scope, **params)
         except Exception as e: return bad(f"checker error: {type(e).__name__}: {e}")
 
-# %% ../nbs/01_registry.ipynb #19cf1ebf
+# %% ../nbs/01_registry.ipynb #130e789e
 REGISTRY: dict[str, ConstraintType] = {}
 ALIASES: dict[str, str] = {}
 _FIELD = re.compile(r"{(\w+)[^}]*}")
@@ -209,7 +224,7 @@ def constraint(id:str,               # `scope.name` id, never renamed once in da
         return ct
     return deco
 
-# %% ../nbs/01_registry.ipynb #4aa8f773
+# %% ../nbs/01_registry.ipynb #329aa57e
 def get_type(cid:str)->ConstraintType:
     "The declaration for `cid` (an id or an alias), or a `KeyError` listing close ids."
     cid = ALIASES.get(cid, cid)

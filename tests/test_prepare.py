@@ -201,3 +201,12 @@ def test_works_inside_a_running_event_loop(tmp_path, fake):
     async def notebook_cell():     # Jupyter runs cells inside an event loop; asyncio.run would refuse
         return prepare_tasks(RAW, tmp_path / "seed.jsonl", "openai/fake")
     assert list(asyncio.run(notebook_cell()).status) == ["prepared"] * 3
+
+def test_resume_keeps_records_with_unicode_line_separators(tmp_path):
+    "U+2028 inside a JSON string is not a line break: such a record must survive a resume."
+    from ifhier.prepare import _load
+    out = tmp_path / "tasks.jsonl"
+    rec = {"source_key": "1", "task": "Write a poem.\u2028Then stop.", "context": None}
+    out.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert _load(out) == [rec]
+    assert json.loads(out.read_text(encoding="utf-8")) == rec
