@@ -46,9 +46,15 @@ def count_sentences(text:str,  # any text
     "Number of Punkt sentences in `text`."
     return len(split_sentences(text))
 
-# %% ../nbs/00_text.ipynb #cc71b953
+# %% ../nbs/00_text.ipynb #61758b7f
+_DASH_RULE = r"[\u2012-\u2015]"   # nltk >= 3.9.2 splits these off; the reference's nltk 3.9.1 does not
+
 @cache
-def _treebank()->NLTKWordTokenizer: return NLTKWordTokenizer()
+def _treebank()->NLTKWordTokenizer:
+    "nltk's improved Treebank tokenizer with nltk 3.9.1's rules (the later dash-splitting rule removed)."
+    tb = NLTKWordTokenizer()
+    tb.PUNCTUATION = [(rx, sub) for rx, sub in tb.PUNCTUATION if getattr(rx, "pattern", None) != _DASH_RULE]
+    return tb
 
 def word_tokens(text:str,  # any text
                )->list[str]:  # nltk `word_tokenize` tokens
