@@ -67,7 +67,7 @@ def capital_words(text:str,  # any text
     "All-caps tokens of `word_tokens(text)` (IFEval's capital-word count)."
     return [t for t in word_tokens(text) if t.isupper()]
 
-# %% ../nbs/00_text.ipynb #8a1319cc
+# %% ../nbs/00_text.ipynb #b9f076ab
 @cache
 def _lang_factory():
     from langdetect.detector_factory import DetectorFactory, PROFILES_DIRECTORY
@@ -76,6 +76,7 @@ def _lang_factory():
     f.set_seed(0)
     return f
 
+@lru_cache(maxsize=8192)   # seeded detection is a pure function of the text; it dominates IFEval scoring time
 def detect_language(text:str,  # the raw text (not normalised: IFEval detects on the untouched text)
                    )->str|None: # langdetect code (`en`, `zh-cn`, ...) or None when nothing is detectable
     "Top language of `text` by langdetect with seed 0; `None` when langdetect raises."
