@@ -19,7 +19,7 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['BUILDER_VERSION', 'DEPTHS', 'BENCH_FIELDS', 'build_one', 'build_benchmark', 'load_bench', 'summary_tables',
-           'summary_md', 'witness_run', 'write_jsonl']
+           'summary_md', 'run_rows', 'write_run', 'witness_run', 'write_jsonl']
 
 # %% ../nbs/33_build.ipynb #c77a9a0b
 BUILDER_VERSION = "ifhier-build/1.0"
@@ -85,16 +85,15 @@ def load_bench(path:str|Path)->list[dict]:
     if not out: raise ValueError(f"{path}: no benchmark records")
     return out
 
-# %% ../nbs/33_build.ipynb #4f3c07ae
+# %% ../nbs/33_build.ipynb #eab77740
 def summary_tables(records:list)->dict:
     "Frames `types` (constraint x depth counts), `roots` (root kind x depth), `lengths` (prompt length by depth)."
-    rows = [dict(depth=r["depth"], constraint=cid) for r in records for v in iter_nodes(ConstraintNode.from_json(r["tree"]))
-            for cid, _ in v.node.constraints]
-    types = pd.crosstab(pd.DataFrame(rows).constraint, pd.DataFrame(rows).depth).reindex(sorted(REGISTRY), fill_value=0)
+    cids = [[cid for v in iter_nodes(ConstraintNode.from_json(r["tree"])) for cid, _ in v.node.constraints] for r in records]
+    rows = pd.DataFrame([dict(depth=r["depth"], constraint=cid) for r, cs in zip(records, cids) for cid in cs])
+    types = pd.crosstab(rows.constraint, rows.depth).reindex(sorted(REGISTRY), fill_value=0)
     types["total"] = types.sum(axis=1)
     df = pd.DataFrame([dict(depth=r["depth"], root=r["tree"]["kind"], chars=len(r["prompt"]), words=len(r["prompt"].split()),
-                            constraints=len(rows_) ) for r in records
-                       for rows_ in [[1 for v in iter_nodes(ConstraintNode.from_json(r["tree"])) for _ in v.node.constraints]]])
+                            constraints=len(cs)) for r, cs in zip(records, cids)])
     roots = pd.crosstab(df.root, df.depth)
     lengths = df.groupby("depth").agg(prompts=("chars", "size"), words_min=("words", "min"), words_median=("words", "median"),
                                       words_mean=("words", "mean"), words_max=("words", "max"), chars_median=("chars", "median"),
@@ -151,7 +150,33 @@ def _cli_build(args)->int:
           f"({st['candidates']} candidates, {sum(st['rejected'].values())} rejected)")
     return 0
 
-# %% ../nbs/33_build.ipynb #f8244c1b
+# %% ../nbs/33_build.ipynb #ed08e32a
+def run_rows(records:list,        # benchmark records
+             answer,              # `answer(i, record) -> str`, the response to record number `i`
+             model:str,           # the model name recorded on every row
+             progress:bool=False, # show a progress bar
+            )->list[dict]:        # runner-format rows (`responses.jsonl`), one per record
+    "Answer every record; an answer that raises becomes that row's `error` and the run goes on."
+    from tqdm.auto import tqdm
+    rows = []
+    for i, r in enumerate(tqdm(records, desc=model, unit="prompt", disable=not progress)):
+        t0 = time.perf_counter()
+        try: resp, err = answer(i, r), None
+        except Exception as e: resp, err = None, f"{type(e).__name__}: {e}"
+        rows.append(dict(prompt_id=r["id"], sample=0, model=model, response=resp, error=err, usage=None,
+                         cost_usd=0.0, latency_s=round(time.perf_counter() - t0, 6)))
+    return rows
+
+def write_run(out_dir:str|Path, # the run directory (created if missing)
+              rows:list,        # `run_rows` output
+              manifest:dict,    # what produced the rows
+             )->dict:           # `manifest`
+    "Write `rows` to `out_dir/responses.jsonl` and `manifest` to `out_dir/manifest.json`."
+    out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
+    write_jsonl(rows, out / "responses.jsonl")
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest
+
 def witness_run(records:list,            # benchmark records
                 out_dir:str|Path,        # where responses.jsonl and manifest.json go
                 bench_path:str="",       # recorded in the manifest
@@ -159,22 +184,12 @@ def witness_run(records:list,            # benchmark records
                )->dict:                  # the manifest
     "Answer every prompt with the witness; write `responses.jsonl` and `manifest.json` into `out_dir`."
     import hashlib, datetime, ifhier
-    from tqdm.auto import tqdm
-    rows = []
-    for r in tqdm(records, desc="witness", unit="prompt", disable=not progress):
-        t0 = time.perf_counter()
-        try: resp, err = witness_response(r["tree"]), None
-        except Exception as e: resp, err = None, f"{type(e).__name__}: {e}"
-        rows.append(dict(prompt_id=r["id"], sample=0, model="witness", response=resp, error=err, usage=None,
-                         cost_usd=0.0, latency_s=round(time.perf_counter() - t0, 6)))
-    out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
-    write_jsonl(rows, out / "responses.jsonl")
+    rows = run_rows(records, lambda i, r: witness_response(r["tree"]), "witness", progress)
     digest = hashlib.sha256(Path(bench_path).read_bytes()).hexdigest() if bench_path and Path(bench_path).exists() else None
-    man = dict(model="witness", samples=1, n_prompts=len(records), n_errors=sum(r["error"] is not None for r in rows),
-               bench=str(bench_path), bench_sha256=digest, ifhier_version=ifhier.__version__, builder_version=BUILDER_VERSION,
-               created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
-    (out / "manifest.json").write_text(json.dumps(man, indent=1) + "\n", encoding="utf-8")
-    return man
+    return write_run(out_dir, rows, dict(
+        model="witness", samples=1, n_prompts=len(records), n_errors=sum(r["error"] is not None for r in rows),
+        bench=str(bench_path), bench_sha256=digest, ifhier_version=ifhier.__version__, builder_version=BUILDER_VERSION,
+        created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")))
 
 def _cli_witness(args)->int:
     import sys

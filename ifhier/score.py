@@ -57,21 +57,26 @@ def accuracy_table(scores:pd.DataFrame)->pd.DataFrame:
     cols = ["model", "depth", "n_answers", "prompt_acc", "n_constraints", "instr_acc"]
     return pd.concat(out, ignore_index=True)[cols].sort_values(["model", "depth"], ignore_index=True)
 
-# %% ../nbs/34_score.ipynb #d5652ec8
+# %% ../nbs/34_score.ipynb #f995d3a8
+def _score_suffix(path:str|Path)->str:
+    "`.csv`, `.jsonl` or `.json`: the format of a score table at `path`; `ValueError` for anything else."
+    ext = Path(path).suffix.lower()
+    if ext not in (".csv", ".jsonl", ".json"): raise ValueError(f"{path}: the output must end in .csv or .jsonl")
+    return ext
+
 def write_scores(df:pd.DataFrame, path:str|Path):
     "Write the score table as `.csv` or `.jsonl` (chosen by the extension of `path`)."
     p = Path(path)
-    if p.suffix.lower() == ".csv": p.parent.mkdir(parents=True, exist_ok=True); df.to_csv(p, index=False)
-    elif p.suffix.lower() in (".jsonl", ".json"): write_jsonl(df.to_dict("records"), p)
-    else: raise ValueError(f"{path}: the output must end in .csv or .jsonl")
+    if _score_suffix(p) == ".csv": p.parent.mkdir(parents=True, exist_ok=True); df.to_csv(p, index=False)
+    else: write_jsonl(df.to_dict("records"), p)
 
 def _cli_score(args)->int:
     try:
-        if Path(args.out).suffix.lower() not in (".csv", ".jsonl", ".json"): raise ValueError(f"{args.out}: the output must end in .csv or .jsonl")
+        _score_suffix(args.out)   # before the scoring, so a bad name costs nothing
         df = score_responses(load_bench(args.bench), load_responses(args.responses), progress=sys.stderr.isatty())
+        write_scores(df, args.out)
     except (OSError, ValueError) as e:
         print(f"ifhier: error: {e}", file=sys.stderr); return 2
-    write_scores(df, args.out)
     acc = accuracy_table(df)
     print(f"wrote {len(df)} rows to {args.out}")
     print(acc.to_string(index=False, float_format=lambda x: f"{x:.3f}"))

@@ -118,9 +118,8 @@ def bullet_lines(text:str,  # any text
     if strict: return [m.group().strip() for m in _BUL_STRICT.finditer(text) if not _RULE.match(m.group())]
     return [s.strip() for s in _BUL_STAR.findall(text) + _BUL_DASH.findall(text)]
 
-# %% ../nbs/00_text.ipynb #a9d4e7e3
+# %% ../nbs/00_text.ipynb #65b5e3d4
 _HIGHLIGHT = re.compile(r"(?<!\*)\*([^\s*](?:[^\n*]*[^\s*])?)\*(?!\*)")
-_PLACEHOLDER = re.compile(r"\[.*?\]")
 
 def highlights(text:str,  # any text
               )->list[str]:  # inner texts of the `*x*` spans
@@ -130,7 +129,7 @@ def highlights(text:str,  # any text
 def placeholders(text:str,  # any text
                 )->list[str]:  # the `[...]` spans, brackets included
     "Placeholders in `text`: shortest `[...]` spans on one line (IFEval §5.10), found in linear time."
-    out = []   # same spans as `_PLACEHOLDER.findall`, whose backtracking is quadratic on a line of unclosed `[`
+    out = []   # same spans as `re.findall(r"\[.*?\]", text)`, whose backtracking is quadratic on a line of unclosed `[`
     for line in text.split("\n"):
         i = line.find("[")
         while i != -1:

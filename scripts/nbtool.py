@@ -22,8 +22,11 @@ def py2nb(src: str, dst: str):
             kind, buf = ("markdown" if "[md]" in line else "code"), []
         elif kind: buf.append(line)
     if kind: cells.append(_cell(kind, buf))
-    for i, c in enumerate(cells):  # stable ids keep notebook diffs to the cells that really changed
-        c["id"] = hashlib.sha1(f"{Path(dst).stem}:{i}:{''.join(c['source'])}".encode()).hexdigest()[:8]
+    seen = set()
+    for i, c in enumerate(cells):  # content-derived ids keep notebook diffs to the cells that really changed
+        cid = hashlib.sha1(f"{Path(dst).stem}:{''.join(c['source'])}".encode()).hexdigest()[:8]
+        c["id"] = cid if cid not in seen else hashlib.sha1(f"{cid}:{i}".encode()).hexdigest()[:8]
+        seen.add(c["id"])
     nb = {"cells": cells, "metadata": {"kernelspec": {"display_name": "python3", "language": "python", "name": "python3"}},
           "nbformat": 4, "nbformat_minor": 5}
     Path(dst).parent.mkdir(parents=True, exist_ok=True)
