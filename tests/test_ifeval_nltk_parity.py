@@ -37,3 +37,23 @@ def test_examples_match_nltk(nltk_english):
 def test_random_text_matches_nltk(nltk_english, text):
     assert split_sentences(text) == nltk_english.sent_tokenize(text)
     assert word_tokens(text) == nltk_english.word_tokenize(text)
+
+def test_real_text_matches_nltk(nltk_english):
+    "Real prose: every seed task, context and WISE item the project ships splits exactly as nltk splits it."
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    texts = []
+    for line in (root / "data/seed_tasks.jsonl").read_text(encoding="utf-8").splitlines():
+        t = json.loads(line); texts += [t["task"]] + ([t["context"]] if t["context"] else [])
+    for line in (root / "data/wise/items.jsonl").read_text(encoding="utf-8").splitlines():
+        texts.append(json.loads(line)["task"])
+    for line in (root / "data/ifhierbench.jsonl").read_text(encoding="utf-8").splitlines():
+        texts.append(json.loads(line)["prompt"])   # rendered prompts: quotes, lists of keys, numbers
+    assert len(texts) > 1000
+    n_sent = 0
+    for t in texts:
+        got = split_sentences(t); n_sent += len(got)
+        assert got == nltk_english.sent_tokenize(t), t
+        assert word_tokens(t) == nltk_english.word_tokenize(t), t
+    assert n_sent > 3000   # multi-sentence passages and prompts, so the splitter really ran
