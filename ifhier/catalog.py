@@ -10,7 +10,7 @@ from .registry import REGISTRY, Param, IntParam, ChoiceParam, TextParam, TextLis
 from .checkers import structure, keywords, length, format, case, combination
 
 # %% auto #0
-__all__ = ['describe_param', 'catalog_df']
+__all__ = ['describe_param', 'catalog_df', 'cli_catalog']
 
 # %% ../nbs/19_catalog.ipynb #192a7fcf
 def describe_param(p:Param, # a declared parameter
@@ -33,3 +33,12 @@ def catalog_df()->pd.DataFrame:
                  aliases=tuple(ct.aliases), description=ct.description, module=ct.check.__module__.split(".")[-1])
             for ct in REGISTRY.values()]
     return pd.DataFrame(rows).sort_values(["level", "constraint_id"], ascending=[False, True], ignore_index=True)
+
+# %% ../nbs/19_catalog.ipynb #d009adaa
+def cli_catalog(args)->int:
+    "`ifhier catalog`: print `catalog_df()` as a table, or as JSON records with `args.json`."
+    df = catalog_df()
+    if args.json: print(df.to_json(orient="records", indent=1)); return 0
+    with pd.option_context("display.max_rows", None, "display.width", 200, "display.max_colwidth", 60):
+        print(df[["constraint_id", "level", "params", "n_templates", "aliases"]].to_string(index=False))
+    return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import inspect, re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
+from .io import InputError
 
 # %% auto #0
 __all__ = ['RELATIONS', 'SCOPE_KINDS', 'LEVELS', 'REGISTRY', 'ALIASES', 'compare', 'Check', 'ok', 'bad', 'counted', 'count_check',
@@ -63,7 +64,7 @@ def agree(name:str,  # a list-valued parameter
     return lambda p: one if len(p[name]) == 1 else many
 
 # %% ../nbs/01_registry.ipynb #d9e27344
-class ParamError(ValueError):
+class ParamError(InputError):
     "A constraint parameter is missing or outside its declared domain."
 
 @dataclass(frozen=True)

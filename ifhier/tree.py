@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
 from .registry import SCOPE_KINDS, ParamError, get_type
 from .scopes import VIA_KINDS, norm_name
+from .io import InputError
 
 # %% auto #0
 __all__ = ['ConstraintNode', 'path_step', 'alias_of', 'Visit', 'iter_nodes', 'depth', 'validate_tree']
@@ -38,19 +39,19 @@ class ConstraintNode:
 
     @classmethod
     def _build(cls, d, path:str)->ConstraintNode:
-        if not isinstance(d, dict) or "kind" not in d: raise ValueError(f"node {path}: expected an object with a 'kind'")
+        if not isinstance(d, dict) or "kind" not in d: raise InputError(f"node {path}: expected an object with a 'kind'")
         cons = d.get("constraints") or []
         if not isinstance(cons, list) or not all(isinstance(c, dict) and "id" in c for c in cons):
-            raise ValueError(f"node {path}: 'constraints' must be a list of {{'id': ..., 'params': {{...}}}}")
+            raise InputError(f"node {path}: 'constraints' must be a list of {{'id': ..., 'params': {{...}}}}")
         kids = d.get("children") or []
-        if not isinstance(kids, list): raise ValueError(f"node {path}: 'children' must be a list")
+        if not isinstance(kids, list): raise InputError(f"node {path}: 'children' must be a list")
         node = cls(d["kind"], copy.deepcopy(d.get("via")), [(c["id"], copy.deepcopy(c.get("params") or {})) for c in cons])
         node.children = [cls._build(c, f"{path}.children[{i}]") for i, c in enumerate(kids)]
         return node
 
 # %% ../nbs/03_tree.ipynb #5454945d
 def _step(via)->tuple:
-    if not isinstance(via, dict) or len(via) != 1: raise ValueError(f"via must be one of {{key|index|heading|label: value}}, got {via!r}")
+    if not isinstance(via, dict) or len(via) != 1: raise InputError(f"via must be one of {{key|index|heading|label: value}}, got {via!r}")
     return next(iter(via.items()))
 
 def path_step(via:dict,  # {"key": K} | {"index": i} | {"heading": H} | {"label": L}
@@ -114,13 +115,13 @@ def _match_key(kind:str, v):
 
 # %% ../nbs/03_tree.ipynb #803fbff2
 def _check_node(node:ConstraintNode, path:str, root:bool):
-    if node.kind not in SCOPE_KINDS: raise ValueError(f"node {path}: unknown scope kind {node.kind!r}")
-    if root and node.via is not None: raise ValueError(f"node {path}: the root has no via, got {node.via!r}")
+    if node.kind not in SCOPE_KINDS: raise InputError(f"node {path}: unknown scope kind {node.kind!r}")
+    if root and node.via is not None: raise InputError(f"node {path}: the root has no via, got {node.via!r}")
     for cid, params in node.constraints:
         try: ct = _type(cid)
-        except KeyError as e: raise ValueError(f"node {path}: {e.args[0]}") from None
+        except KeyError as e: raise InputError(f"node {path}: {e.args[0]}") from None
         if node.kind not in ct.scopes:
-            raise ValueError(f"node {path}: {cid} applies to {sorted(ct.scopes)} scopes, not {node.kind}")
+            raise InputError(f"node {path}: {cid} applies to {sorted(ct.scopes)} scopes, not {node.kind}")
         if not isinstance(params, dict): raise ParamError(f"node {path}: {cid}: params must be an object")
         try: ct.validate(params)
         except ParamError as e: raise ParamError(f"node {path}: {cid}: {str(e).removeprefix(cid + ': ')}") from None
@@ -128,11 +129,11 @@ def _check_node(node:ConstraintNode, path:str, root:bool):
     for c in node.children:
         k, v = _step(c.via)
         if VIA_KINDS.get(k) != node.kind:
-            raise ValueError(f"node {path}: a {node.kind} scope cannot have a child reached by {k}")
+            raise InputError(f"node {path}: a {node.kind} scope cannot have a child reached by {k}")
         key = (k, _match_key(k, v))
         if key not in opened:
-            raise ValueError(f"node {path}{path_step(c.via)}: {k} {v!r} is not opened by a structure constraint of {path}")
-        if key in seen: raise ValueError(f"node {path}{path_step(c.via)}: duplicate child")
+            raise InputError(f"node {path}{path_step(c.via)}: {k} {v!r} is not opened by a structure constraint of {path}")
+        if key in seen: raise InputError(f"node {path}{path_step(c.via)}: duplicate child")
         seen.add(key)
 
 def validate_tree(tree:ConstraintNode,  # the root

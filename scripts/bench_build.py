@@ -3,15 +3,15 @@ mutation kill rates per constraint type. `main()` prints them; `make bench` runs
 import time
 from pathlib import Path
 import pandas as pd
-from ifhier.sampler import load_tasks
-from ifhier.build import build_benchmark, witness_response
-from ifhier.score import score_responses
-from ifhier.mutate import mutation_table, kill_rates
+from ifhier.bench.sampler import load_tasks
+from ifhier.bench.build import build_benchmark, witness_response
+from ifhier.report.score import score_responses
+from ifhier.bench.mutate import mutation_table, kill_rates
 
 ROOT = Path(__file__).resolve().parent.parent
 
 def main():
-    tasks = load_tasks(ROOT / "data" / "seed_tasks.jsonl")
+    tasks = load_tasks(ROOT / "ifhier" / "data" / "seed_tasks.jsonl")
     t0 = time.perf_counter()
     recs, st = build_benchmark(tasks, seed=0)
     t_build = time.perf_counter() - t0

@@ -2,7 +2,7 @@
 
 `main()` writes a seeded synthetic input/response pair (every one of the 25 instruction ids, 1-3
 instructions per prompt as in IFEval) to a temporary directory, scores it with
-`ifhier.ifeval_score.score_ifeval` in both modes and prints answers per second. Model loading
+`ifhier.ifeval.score.score_ifeval` in both modes and prints answers per second. Model loading
 (Punkt, langdetect profiles) is done once before timing and reported separately."""
 from __future__ import annotations
 import json, os, sys, tempfile, time
@@ -73,7 +73,7 @@ def _response(rng, kws:list)->str:
 
 def make_pair(folder, n:int=541, seed:int=0)->tuple[Path, Path]:
     "Write `n` synthetic IFEval input records and their responses to `folder`; every id appears."
-    from ifhier.ifeval import IFEVAL
+    from ifhier.ifeval.profile import IFEVAL
     rng, ids = np.random.default_rng(seed), list(IFEVAL)
     inp, resp = Path(folder) / "input.jsonl", Path(folder) / "responses.jsonl"
     with open(inp, "w") as fi, open(resp, "w") as fr:
@@ -89,7 +89,7 @@ def make_pair(folder, n:int=541, seed:int=0)->tuple[Path, Path]:
 def main(n:int=541, seed:int=0):
     "Time strict and loose IFEval scoring of `n` synthetic answers on one core and print answers/second."
     if hasattr(os, "sched_setaffinity"): os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    from ifhier.ifeval_score import score_ifeval
+    from ifhier.ifeval.score import score_ifeval
     from ifhier.text import count_sentences, detect_language
     t0 = time.perf_counter(); count_sentences("Warm up. Now."); detect_language("warm up the language detector")
     print(f"model loading (Punkt + langdetect): {time.perf_counter() - t0:.2f} s")

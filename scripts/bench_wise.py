@@ -2,10 +2,10 @@
 
 13 simulated models (7 providers) x 100 items x 3 repeats x 6 exact-count wording forms; `analyze` runs the
 three contrast schemes and the ranking task-bootstrap at the spec's default of 10,000 replicates. The panel is
-synthetic (`ifhier.wise_panel.simulate_graded`); only the timing is reported."""
+synthetic (`ifhier.wise.panel.simulate_graded`); only the timing is reported."""
 import argparse, time
-from ifhier.wise_panel import simulate_graded
-from ifhier.wise_stats import analyze
+from ifhier.wise.panel import simulate_graded
+from ifhier.wise.analyze import analyze
 
 FORMS = ("POS", "NEG", "NEVER", "AVOID1", "AVOID2", "CNEG")
 TARGET_SECONDS = 10.0

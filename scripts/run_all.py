@@ -25,15 +25,16 @@ def cli(*argv):
 
 def main(out: Path, reps: int):
     import pandas as pd
-    from ifhier.build import load_bench
-    from ifhier.score import load_responses, score_responses, accuracy_table
-    from ifhier.responders import RESPONDERS, respond_run, plot_accuracy_by_depth
+    from ifhier.bench.build import load_bench
+    from ifhier.report.score import load_responses, score_responses, accuracy_table
+    from ifhier.run.responders import RESPONDERS, respond_run
+    from ifhier.figures import plot_accuracy_by_depth, plot_rank_bump, save_figure
     out.mkdir(parents=True, exist_ok=True); (root / "figures").mkdir(exist_ok=True)
 
     t = step("1. build the benchmark (seed 0)")
     bench = out / "ifhierbench.jsonl"
     cli("build", "--seed", 0, "--out", bench)
-    same = filecmp.cmp(bench, root / "data/ifhierbench.jsonl", shallow=False)
+    same = filecmp.cmp(bench, root / "ifhier/data/ifhierbench.jsonl", shallow=False)
     print(f"identical to data/ifhierbench.jsonl: {same}  ({time.perf_counter() - t:.1f} s)")
     if not same: sys.exit("the seed-0 build differs from the committed data/ifhierbench.jsonl")
 
@@ -48,7 +49,7 @@ def main(out: Path, reps: int):
     acc.to_csv(out / "accuracy_by_depth.csv", index=False)
     wide = acc.pivot(index="model", columns="depth", values="prompt_acc").mul(100).round(1)
     print("strict prompt-level accuracy (%) by depth:\n" + wide.to_string())
-    plot_accuracy_by_depth(acc).save(str(root / "figures/accuracy_by_depth.png"), scale_factor=2)
+    save_figure(plot_accuracy_by_depth(acc), root / "figures/accuracy_by_depth")
     print(f"figure: figures/accuracy_by_depth.png  ({time.perf_counter() - t:.1f} s)")
 
     t = step("4. IFEval profile on the shipped fixture (strict, then loose)")
@@ -68,16 +69,16 @@ def main(out: Path, reps: int):
     print(f"({time.perf_counter() - t:.1f} s)")
 
     t = step("6. wording audit of one IFHierBench constraint type (synthetic panel with a planted effect)")
-    cli("wording", "demo", "--constraint", "markdown.has_heading", "--depth", 2, "--out", out / "wording")
+    cli("wise", "demo", "--constraint", "markdown.has_heading", "--depth", 2, "--out", out / "wording")
     print(pd.read_csv(out / "wording/contrasts.csv").round(2).to_string(index=False))
 
     t = step("7. WISE paper figures from the published tables")
-    from ifhier.wise_paper import PAPER_PANELS, table11_check, per_model_long, plot_rank_bump
+    from ifhier.wise.paper import PAPER_PANELS, table11_check, per_model_long
     print("Table 11 rebuilt from the per-form tables:\n" + table11_check().to_string(index=False))
     for p in PAPER_PANELS.itertuples():
         path = root / f"figures/wise_paper_ranks_{p.panel_id}.png"
         title = f"{p.panel}: ranks of the printed models ({p.per_model.split('_')[1].replace('table', 'Table ')})"
-        plot_rank_bump(per_model_long(p.per_model), title).save(str(path), scale_factor=2)
+        save_figure(plot_rank_bump(per_model_long(p.per_model), title), path)
         print(f"figure: {path.relative_to(root)}")
     print(f"\nall outputs under {out}/ and figures/")
 

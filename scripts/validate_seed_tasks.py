@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_PATH = ROOT / "data" / "seed_tasks.jsonl"
+DEFAULT_PATH = ROOT / "ifhier" / "data" / "seed_tasks.jsonl"
 
 KEYS = ["task_id", "task", "context", "genre", "keywords", "formats"]
 ROOT_FORMATS = ["string", "json", "array", "markdown", "labeled"]  # canonical order of `formats`

@@ -4,16 +4,16 @@ The full 600-prompt build takes a few seconds; it is built once per session (fix
 import json, os
 from pathlib import Path
 import pytest
-from ifhier.build import build_benchmark, write_jsonl, summary_md, witness_response
-from ifhier.sampler import load_tasks
+from ifhier.bench.build import build_benchmark, write_jsonl, summary_md, witness_response
+from ifhier.bench.sampler import load_tasks
 from ifhier.registry import REGISTRY
-from ifhier.render import literals
+from ifhier.bench.render import literals
 from ifhier.tree import ConstraintNode, iter_nodes
-from ifhier.score import score_responses
-from ifhier.mutate import mutation_table, kill_rates
+from ifhier.report.score import score_responses
+from ifhier.bench.mutate import mutation_table, kill_rates
 
 ROOT = Path(__file__).resolve().parent.parent
-TASKS = ROOT / "data" / "seed_tasks.jsonl"
+TASKS = ROOT / "ifhier" / "data" / "seed_tasks.jsonl"
 
 @pytest.fixture(scope="module")
 def built():
@@ -28,7 +28,7 @@ def test_same_seed_same_bytes(built, tmp_path):
 
 def test_committed_benchmark_is_the_seed0_build(built, tmp_path):
     "data/ifhierbench.jsonl must be regenerated whenever the builder changes."
-    committed = ROOT / "data" / "ifhierbench.jsonl"
+    committed = ROOT / "ifhier" / "data" / "ifhierbench.jsonl"
     assert committed.read_bytes() == _bytes(built[0], tmp_path, "a.jsonl")
 
 def test_counts_depths_types(built):

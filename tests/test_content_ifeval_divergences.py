@@ -1,8 +1,8 @@
 """Where IFHierBench's content types deliberately differ from IFEval's checks (spec §8.5): each difference
-is pinned on both sides, the IFEval reference check (ifhier.ifeval) and the IFHierBench type it is aliased to."""
+is pinned on both sides, the IFEval reference check (ifhier.ifeval.profile) and the IFHierBench type it is aliased to."""
 import pytest
 from ifhier.registry import get_type, ALIASES
-from ifhier.ifeval import IFEVAL
+from ifhier.ifeval.profile import IFEVAL
 from ifhier.checkers import keywords, length, format, case, combination  # noqa: F401 (registers the types)
 
 def test_aliases_agree_with_ifeval_profile():

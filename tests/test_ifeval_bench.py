@@ -1,8 +1,8 @@
 """The IFEval bench's synthetic generator is seeded, covers all 25 ids, and scores cleanly in both modes."""
 import importlib.util, json, warnings
 from pathlib import Path
-from ifhier.ifeval import IFEVAL
-from ifhier.ifeval_score import score_ifeval
+from ifhier.ifeval.profile import IFEVAL
+from ifhier.ifeval.score import score_ifeval
 
 def _bench():
     spec = importlib.util.spec_from_file_location("bench_ifeval", Path(__file__).parents[1] / "scripts" / "bench_ifeval.py")

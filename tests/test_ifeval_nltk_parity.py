@@ -44,11 +44,11 @@ def test_real_text_matches_nltk(nltk_english):
     from pathlib import Path
     root = Path(__file__).resolve().parents[1]
     texts = []
-    for line in (root / "data/seed_tasks.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (root / "ifhier/data/seed_tasks.jsonl").read_text(encoding="utf-8").splitlines():
         t = json.loads(line); texts += [t["task"]] + ([t["context"]] if t["context"] else [])
-    for line in (root / "data/wise/items.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (root / "ifhier/data/wise/items.jsonl").read_text(encoding="utf-8").splitlines():
         texts.append(json.loads(line)["task"])
-    for line in (root / "data/ifhierbench.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (root / "ifhier/data/ifhierbench.jsonl").read_text(encoding="utf-8").splitlines():
         texts.append(json.loads(line)["prompt"])   # rendered prompts: quotes, lists of keys, numbers
     assert len(texts) > 1000
     n_sent = 0

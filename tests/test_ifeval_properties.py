@@ -1,10 +1,10 @@
-"""Property tests for the IFEval profile (ifhier.ifeval, ifhier.ifeval_score): checkers never raise, the blank
+"""Property tests for the IFEval profile (ifhier.ifeval.profile, ifhier.ifeval.score): checkers never raise, the blank
 guard, loose >= strict, strict == guard + raw check, and deterministic language detection."""
 import re, string
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from ifhier.ifeval import IFEVAL, build_checker
-from ifhier.ifeval_score import follow_instructions, loose_variants
+from ifhier.ifeval.profile import IFEVAL, build_checker
+from ifhier.ifeval.score import follow_instructions, loose_variants
 from ifhier.text import detect_language, split_paragraphs_blank, count_words
 
 KWARGS = {

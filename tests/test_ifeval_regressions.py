@@ -1,7 +1,7 @@
 """Regression cases from the differential check of the IFEval profile against Google's reference checker.
 
 The reference (google-research `instruction_following_eval`, run with nltk 3.9.1, NLTK's English `punkt_tab`
-parameters and langdetect seeded 0, as spec/ifeval-semantics.md prescribes) and `ifhier.ifeval` scored the same
+parameters and langdetect seeded 0, as spec/ifeval-semantics.md prescribes) and `ifhier.ifeval.profile` scored the same
 generated (instruction, kwargs, response) cases; every disagreement was minimised and is pinned here with the
 reference's verdicts written out literally, so this test needs neither the reference code nor a given nltk.
 A second group pins reference behaviour that a different nltk release would change (nltk >= 3.10 compiles
@@ -9,8 +9,8 @@ Punkt and Treebank patterns with the `regex` engine and realigns curly quotes): 
 installed nltk no longer reproduces the reference.
 """
 import pytest
-from ifhier.ifeval import build_checker
-from ifhier.ifeval_score import follow_instructions
+from ifhier.ifeval.profile import build_checker
+from ifhier.ifeval.score import follow_instructions
 
 CAP = "change_case:capital_word_frequency"
 SENT = "length_constraints:number_sentences"

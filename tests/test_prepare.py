@@ -4,7 +4,8 @@ from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import pytest
-from ifhier.prepare import prepare_tasks, read_raw, register_cli, PROMPT_VERSION
+from ifhier.bench.prepare import prepare_tasks, read_raw, PROMPT_VERSION
+from ifhier.cli import call
 
 FIX = Path(__file__).resolve().parent.parent / "nbs" / "fixtures"
 RAW = FIX / "prepare_raw.jsonl"
@@ -168,30 +169,20 @@ def test_bad_arguments(tmp_path):
         prepare_tasks(RAW, tmp_path / "o.jsonl", "openai/fake", prompt_version="prepare_v0")
 
 
-def _cli(*argv):
-    ap = argparse.ArgumentParser(prog="ifhier")
-    register_cli(ap.add_subparsers())
-    args = ap.parse_args(["prepare", *argv])
-    return args.func(args)
-
-
-def test_cli(tmp_path, fake, capsys):
+def test_cli(tmp_path, fake):
     out = tmp_path / "seed.jsonl"
-    assert _cli("--raw", str(RAW), "--out", str(out), "--model", "openai/fake", "--concurrency", "2") == 0
-    assert capsys.readouterr().out.startswith("prepared 3, skipped 0, rejected 0, provider errors 0 -> ")
-    assert _cli("--raw", str(tmp_path / "missing.jsonl"), "--out", str(out), "--model", "m") == 2
-    assert _cli("--raw", str(RAW), "--out", str(out), "--model", "m", "--concurrency", "0") == 2
+    code, o, _ = call("prepare", "--raw", RAW, "--out", out, "--model", "openai/fake", "--concurrency", "2")
+    assert code == 0 and o.startswith("prepared 3, skipped 0, rejected 0, provider errors 0 -> ")
+    code, _, err = call("prepare", "--raw", tmp_path / "missing.jsonl", "--out", out, "--model", "m")
+    assert (code, err) == (2, f"ifhier: error: {tmp_path / 'missing.jsonl'}: no such file\n")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"prompt": "fine"}\n{"key": 3}\n')
-    assert _cli("--raw", str(bad), "--out", str(out), "--model", "m") == 2
-    err = capsys.readouterr().err.splitlines()
-    assert err == [f"ifhier prepare: raw file not found: {tmp_path / 'missing.jsonl'}",
-                   "ifhier prepare: --concurrency must be at least 1",
-                   f"ifhier prepare: {bad}:2: needs a non-empty string field 'prompt'"]
+    code, _, err = call("prepare", "--raw", bad, "--out", out, "--model", "m")
+    assert (code, err) == (2, f"ifhier: error: {bad}:2: needs a non-empty string field 'prompt'\n")
 
 
 def test_import_does_not_import_litellm():
-    code = "import sys, ifhier.prepare; print('litellm' in sys.modules)"
+    code = "import sys, ifhier.bench.prepare; print('litellm' in sys.modules)"
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "False"
@@ -204,7 +195,7 @@ def test_works_inside_a_running_event_loop(tmp_path, fake):
 
 def test_resume_keeps_records_with_unicode_line_separators(tmp_path):
     "U+2028 inside a JSON string is not a line break: such a record must survive a resume."
-    from ifhier.prepare import _load
+    from ifhier.bench.prepare import _load
     out = tmp_path / "tasks.jsonl"
     rec = {"source_key": "1", "task": "Write a poem.\u2028Then stop.", "context": None}
     out.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")

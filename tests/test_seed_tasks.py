@@ -5,7 +5,7 @@ from pathlib import Path
 root = Path(__file__).resolve().parents[1]
 
 def test_seed_tasks_validate():
-    r = subprocess.run([sys.executable, str(root / "scripts/validate_seed_tasks.py"), str(root / "data/seed_tasks.jsonl")],
+    r = subprocess.run([sys.executable, str(root / "scripts/validate_seed_tasks.py"), str(root / "ifhier/data/seed_tasks.jsonl")],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "OK: all seed task rules pass" in r.stdout

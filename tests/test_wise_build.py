@@ -4,8 +4,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from ifhier.wise import WiseError, data_dir, load_forms, load_items
-from ifhier.wise_build import GRADED_COLUMNS, build_prompts, by_panel, grade, panel_forms, write_jsonl
+from ifhier.io import data_path
+from ifhier.wise.items import WiseError, load_forms, load_items
+from ifhier.wise.build import GRADED_COLUMNS, build_prompts, by_panel, grade, panel_forms, write_jsonl
 
 FIX = Path(__file__).resolve().parents[1]/"nbs"/"fixtures"
 
@@ -28,7 +29,7 @@ def test_shipped_forms_cover_the_paper_panels():
         assert len({fo["requirement"] for fo in fam["forms"].values()}) == 1   # one requirement per family
 
 def _write_forms(tmp_path, mutate):
-    s = yaml.safe_load((data_dir()/"wise"/"forms.yaml").read_text()); mutate(s)
+    s = yaml.safe_load(data_path("wise", "forms.yaml").read_text()); mutate(s)
     p = tmp_path/"forms.yaml"; p.write_text(yaml.safe_dump(s)); return p
 
 @pytest.mark.parametrize("mutate,msg", [
@@ -89,4 +90,4 @@ def test_cli_build_grade_roundtrip(tmp_path):
     q = subprocess.run([sys.executable, "-c", "import sys; from ifhier.cli import main; sys.exit(main(sys.argv[1:]))",
                         "wise", "grade", "--prompts", str(tmp_path/"p.jsonl"), "--answers", str(tmp_path/"a.jsonl"),
                         "--out", str(tmp_path/"g.csv")], capture_output=True, text=True)
-    assert q.returncode == 2 and q.stderr.strip() == "error: a.jsonl line 2: not valid JSON (Expecting property name enclosed in double quotes)"
+    assert q.returncode == 2 and q.stderr.strip() == f"ifhier: error: {tmp_path/'a.jsonl'}:2: not JSON (Expecting property name enclosed in double quotes)"

@@ -2,9 +2,9 @@
 import warnings
 import numpy as np
 import pytest
-from ifhier.wise import json_outcome, keyword_count, load_items, word_count
-from ifhier.wise_build import build_prompts, by_panel, grade
-from ifhier.wise_demo import SIM_MODELS, comply_prob, demo_answers, demo_graded, write_answer
+from ifhier.wise.items import json_outcome, keyword_count, load_items, word_count
+from ifhier.wise.build import build_prompts, by_panel, grade
+from ifhier.wise.demo import SIM_MODELS, comply_prob, demo_answers, demo_graded, write_answer
 
 @pytest.fixture(scope="module")
 def graded():
@@ -36,7 +36,7 @@ def test_graded_compliance_tracks_the_simulated_probability(graded):
     assert abs(graded.compliant.mean() - want) < 0.02
 
 def test_full_pipeline_feeds_every_statistic(graded):
-    from ifhier.wise_stats import analyze
+    from ifhier.wise.analyze import analyze
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = analyze(by_panel(graded), reps=300, seed=1)

@@ -2,7 +2,7 @@
 import json
 import pytest
 from hypothesis import given, strategies as st
-from ifhier.wise import (GRADERS, Grade, grade_exact_words, grade_json_keys, grade_keyword, grade_word_range,
+from ifhier.wise.items import (GRADERS, Grade, grade_exact_words, grade_json_keys, grade_keyword, grade_word_range,
                          json_outcome, keyword_count, word_count)
 
 WS = st.sampled_from([" ", "  ", "\n", "\t", "\r\n", "\u00a0", " \n\t ", "\u2003"])

@@ -3,19 +3,19 @@ import hashlib, re
 import numpy as np
 import pandas as pd
 import pytest
-from ifhier.wise import data_dir
-from ifhier.wise_paper import (PAPER_PANELS, audit_summary, count_solutions, load_paper_table, per_model_long,
-                               plot_pos_worst, plot_rank_bump, pos_worst_gaps, round_half_up, table11_check,
-                               table11_from_tables)
+from ifhier.io import data_path
+from ifhier.wise.paper import (PAPER_PANELS, audit_summary, count_solutions, load_paper_table, per_model_long,
+                               pos_worst_gaps, round_half_up, table11_check, table11_from_tables)
+from ifhier.figures import plot_pos_worst, plot_rank_bump
 
 COLS = ["pos_pct", "c_mean_pct", "c_worst_pct", "g_wording_pp"]
 
 def test_paper_files_match_the_readme_checksums():
-    readme = (data_dir()/"paper"/"README.md").read_text()
+    readme = data_path("paper", "README.md").read_text()
     sums = dict((name, h) for h, name in re.findall(r"^([0-9a-f]{64})  (\S+\.csv)$", readme, flags=re.M))
-    files = sorted(p.name for p in (data_dir()/"paper").glob("*.csv"))
+    files = sorted(p.name for p in data_path("paper").glob("*.csv"))
     assert sorted(sums) == files and len(files) == 30
-    for f in files: assert hashlib.sha256((data_dir()/"paper"/f).read_bytes()).hexdigest() == sums[f], f
+    for f in files: assert hashlib.sha256(data_path("paper", f).read_bytes()).hexdigest() == sums[f], f
 
 def test_table11_reproduced_exactly_at_printed_precision():
     ours, printed = table11_from_tables(), load_paper_table("wise_table11_audit_summary")

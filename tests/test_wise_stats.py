@@ -13,9 +13,9 @@ from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
 from ifhier.stats import (holm_adjust, kendall_tau_b, reversal_pct, pair_counts, fleiss_kappa, icc2k,
                           bootstrap_pvalue, percentile_ci, top_k_jaccard, max_rank_shift)
-from ifhier.wise_panel import Panel, simulate_graded, validate_graded, make_panel, summary_table, WiseInputError
-from ifhier.wise_boot import form_draws, contrasts, ranking, stream, SCHEMES
-from ifhier.wise_stats import analyze, OUTPUT_COLUMNS
+from ifhier.wise.panel import Panel, simulate_graded, validate_graded, make_panel, summary_table, WiseError
+from ifhier.wise.boot import form_draws, contrasts, ranking, stream, SCHEMES
+from ifhier.wise.analyze import analyze, OUTPUT_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -245,15 +245,15 @@ def test_item_clusters_with_crossed_targets():
     assert set(i.scheme) == set(SCHEMES)
 
 def test_bad_inputs(graded):
-    with pytest.raises(WiseInputError, match="missing column"): analyze(graded.drop(columns=["family"]))
-    with pytest.raises(WiseInputError, match="seed must be"): analyze(graded, reps=10, seed=-3)
-    with pytest.raises(WiseInputError, match="cluster must be"): analyze(graded, reps=10, cluster="model")
-    with pytest.raises(WiseInputError, match="kind of family"): analyze(graded, reps=10, kinds={"json": "xml"})
+    with pytest.raises(WiseError, match="missing column"): analyze(graded.drop(columns=["family"]))
+    with pytest.raises(WiseError, match="seed must be"): analyze(graded, reps=10, seed=-3)
+    with pytest.raises(WiseError, match="cluster must be"): analyze(graded, reps=10, cluster="model")
+    with pytest.raises(WiseError, match="kind of family"): analyze(graded, reps=10, kinds={"json": "xml"})
 
 # ---------------------------------------------------------------- the paper's Table 11 from the per-form tables
 
 def test_table11_from_per_form_tables():
-    paper = ROOT / "data" / "paper"
+    paper = ROOT / "ifhier" / "data" / "paper"
     t11 = pd.read_csv(paper / "wise_table11_audit_summary.csv").set_index("panel")
     panels = {"Original exact count": "wise_table2_original_exact_count.csv", "Avoidance family": "wise_table4_avoidance_family.csv",
               "Constructional controls": "wise_table3_constructional_controls.csv", "Keyword exactly once": "wise_table13_keyword_six_models.csv",
@@ -276,10 +276,10 @@ def test_table11_from_per_form_tables():
 # ---------------------------------------------------------------- the graded format written by `ifhier wise grade`
 
 def test_graded_csv_from_grader_roundtrip(tmp_path):
-    import ifhier.wise_demo as demo
+    import ifhier.wise.demo as demo
     g = demo.demo_graded(n_items=6, repeats=2)
     g.to_csv(tmp_path / "g.csv", index=False)
-    from ifhier.wise_stats import analyze_files
+    from ifhier.wise.analyze import analyze_files
     paths = analyze_files(tmp_path / "g.csv", tmp_path / "out", reps=200)
     for k, p in paths.items(): assert list(pd.read_csv(p).columns) == OUTPUT_COLUMNS[k]
     summ = pd.read_csv(paths["summary"])

@@ -1,19 +1,19 @@
 """Wording audit (issue 4, item 9): variants change only the audited type's wording; the audit recovers a
 planted template effect, finds none when there is none; the `ifhier wording` commands work end to end."""
-import argparse, json
+import json
 from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from ifhier.build import load_bench
+from ifhier.bench.build import load_bench
 from ifhier.registry import REGISTRY, get_type
-from ifhier.render import render_prompt, render_scope
+from ifhier.bench.render import render_prompt, render_scope
 from ifhier.tree import ConstraintNode, iter_nodes
-from ifhier.wording import (wording_variants, variant_rng, grade_variants, simulate_responses, audit_wording,
-                            GRADED_COLUMNS, register_cli)
+from ifhier.wise.wording import (wording_variants, variant_rng, grade_variants, simulate_responses, audit_wording,
+                            GRADED_COLUMNS)
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "data" / "ifhierbench.jsonl"
+BENCH = ROOT / "ifhier" / "data" / "ifhierbench.jsonl"
 
 @pytest.fixture(scope="module")
 def bench(): return load_bench(BENCH)
@@ -82,36 +82,3 @@ def test_prompt_level_outcome(words):
     g.loc[g.index[::3], "prompt_level"] = False
     res = audit_wording(g, reps=200, outcome="prompt_level")
     assert res["compliance"].compliance.max() <= 100 and set(res["contrasts"].form) == {"T2", "T3"}
-
-def _run(*argv):
-    p = argparse.ArgumentParser(prog="ifhier"); register_cli(p.add_subparsers(dest="command"))
-    a = p.parse_args([str(x) for x in argv]); return a.func(a)
-
-def test_cli_round_trip(tmp_path, capsys):
-    v, r, g, out = tmp_path / "v.jsonl", tmp_path / "r.jsonl", tmp_path / "g.csv", tmp_path / "out"
-    assert _run("wording", "build", "--bench", BENCH, "--constraint", "string.comma", "--depth", "1", "--out", v) == 0
-    vs = load_bench(v)
-    assert {x["form"] for x in vs} == {"T1", "T2", "T3"} and len(vs) == 3 * 15
-    rows = simulate_responses(vs, seed=1)
-    r.write_text("".join(json.dumps(x) + "\n" for x in rows), encoding="utf-8")
-    assert _run("wording", "grade", "--variants", v, "--responses", r, "--by-depth", "--out", g) == 0
-    assert set(pd.read_csv(g).family) == {"string.comma@d1"}
-    assert _run("wording", "analyze", "--graded", g, "--out", out, "--reps", 300) == 0
-    assert {p.name for p in out.iterdir()} == {f"{n}.csv" for n in ("compliance", "contrasts", "ranking", "summary", "diagnostics", "templates")}
-    assert pd.read_csv(out / "summary.csv").family[0] == "string.comma@d1"
-
-@pytest.mark.parametrize("argv, msg", [
-    (["build", "--bench", BENCH, "--constraint", "nope.x", "--out", "{t}/v.jsonl"], "unknown constraint type"),
-    (["build", "--bench", "{t}/missing.jsonl", "--constraint", "string.comma", "--out", "{t}/v.jsonl"], "missing.jsonl"),
-    (["grade", "--variants", BENCH, "--responses", BENCH, "--out", "{t}/g.csv"], "not a wording variants file"),
-    (["analyze", "--graded", "{t}/missing.csv", "--out", "{t}/o"], "missing.csv"),
-])
-def test_cli_bad_input_exits_2(tmp_path, capsys, argv, msg):
-    assert _run("wording", *[str(a).format(t=tmp_path) for a in argv]) == 2
-    err = capsys.readouterr().err
-    assert msg in err and err.count("\n") == 1 and err.startswith("ifhier wording ")
-
-def test_cli_demo(tmp_path, capsys):
-    assert _run("wording", "demo", "--bench", BENCH, "--depth", "2", "--max-prompts", "12", "--reps", "300", "--out", tmp_path) == 0
-    assert "(synthetic)" in (tmp_path / "responses.jsonl").read_text()
-    assert "markdown.has_heading@d2" in capsys.readouterr().out
