@@ -14,8 +14,8 @@ from ..registry import REGISTRY, ParamError, get_type, conflicts_of
 from ..tree import ConstraintNode, validate_tree, depth as tree_depth
 
 # %% auto #0
-__all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'P_OPEN', 'P_EXTRA', 'N_CONTENT', 'FANOUT', 'CONTENT',
-           'STRUCTURE', 'OPENER', 'load_tasks', 'child_kind', 'free_pool', 'lexical_values', 'draw_params',
+__all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'P_OPEN', 'P_EXTRA', 'N_CONTENT', 'FANOUT', 'load_tasks',
+           'child_kind', 'free_pool', 'lexical_values', 'draw_params', 'content_types', 'structure_types', 'opener',
            'sample_tree']
 
 # %% ../../nbs/bench/30_sampler.ipynb #ce6911f4
@@ -108,15 +108,23 @@ def draw_params(cid:str,                  # constraint type id
     raise ParamError(f"{cid}: no feasible parameters in {tries} draws")
 
 # %% ../../nbs/bench/30_sampler.ipynb #3812f209
-CONTENT = tuple(k for k, ct in REGISTRY.items() if ct.level == "content" and "string" in ct.scopes)
-STRUCTURE = {k: tuple(c for c, ct in REGISTRY.items() if ct.level == "structure" and k in ct.scopes) for k in CONTAINERS}
-OPENER = {k: next(c for c in STRUCTURE[k] if get_type(c).opens) for k in CONTAINERS}
+def content_types()->tuple:
+    "The content types a string scope can draw from: read from `REGISTRY` at each call, so a new declaration takes part."
+    return tuple(k for k, ct in REGISTRY.items() if ct.level == "content" and "string" in ct.scopes)
+
+def structure_types(kind:str)->tuple:
+    "The structure types declared for container `kind`."
+    return tuple(c for c, ct in REGISTRY.items() if ct.level == "structure" and kind in ct.scopes)
+
+def opener(kind:str)->str:
+    "The structure type that opens the child scopes of a `kind` container."
+    return next(c for c in structure_types(kind) if get_type(c).opens)
 
 def _draw_types(rng, root:bool)->list:
     k = 1 + int(rng.choice(len(N_CONTENT["root" if root else "leaf"]), p=N_CONTENT["root" if root else "leaf"]))
     out = []
     for _ in range(k):
-        cands = [c for c in CONTENT if c not in out and not (conflicts_of(c) & set(out))
+        cands = [c for c in content_types() if c not in out and not (conflicts_of(c) & set(out))
                  and (root or not get_type(c).hooks.get("root_only"))]
         if cands: out.append(cands[int(rng.integers(len(cands)))])
     return out
@@ -146,7 +154,7 @@ def _container(st, node:ConstraintNode, chain:list, level:int, spine:bool):
     opens = level < st.depth and (spine or st.rng.random() < P_OPEN)
     node.constraints, node.children = [], []
     if opens:
-        cid = OPENER[node.kind]
+        cid = opener(node.kind)
         p, w = draw_params(cid, st.rng, dict(st.ctx, used=st.used), caps=_caps(cid))
         st.used += w
         node.constraints.append((cid, p))
@@ -159,7 +167,7 @@ def _container(st, node:ConstraintNode, chain:list, level:int, spine:bool):
     _extras(st, node, chain, need=not opens)
 
 def _extras(st, node:ConstraintNode, chain:list, need:bool):
-    base, free = list(node.constraints), [c for c in STRUCTURE[node.kind] if not get_type(c).opens]
+    base, free = list(node.constraints), [c for c in structure_types(node.kind) if not get_type(c).opens]
     for attempt in range(st.tries):
         pick = [c for c in free if st.rng.random() < P_EXTRA]
         if need and not pick: pick = [free[int(st.rng.integers(len(free)))]]
