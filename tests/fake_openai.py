@@ -4,7 +4,7 @@ Each answer is `answer_for(prompt)` (a hash of the prompt), so every answer is c
 `plan[substring] = [fault, ...]` serves those faults (in order) to requests whose prompt contains `substring`;
 `storm_until = time` / `storm_n = N` answer every request (until then / the next N) with 429 + Retry-After; `always = fault` fails everything.
 A fault is ("status", code, retry_after) | ("stall", seconds) | ("malformed",). Every request is logged."""
-import hashlib, json, threading, time
+import hashlib, json, socket, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -15,6 +15,9 @@ def answer_for(prompt: str) -> str:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     def log_message(self, *a): pass
+
+    def setup(self):   # headers and body go out in separate writes: without NODELAY, Nagle + delayed ACK add 40 ms
+        super().setup(); self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def do_POST(self):
         srv = self.server.fake
@@ -68,7 +71,7 @@ class FakeOpenAI:
                 "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": 2, "total_tokens": len(prompt.split()) + 2}}
 
     def start(self):
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self.httpd = type("S", (ThreadingHTTPServer,), {"request_queue_size": 256})(("127.0.0.1", 0), _Handler)  # default backlog 5 drops SYNs
         self.httpd.daemon_threads, self.httpd.fake = True, self
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"

@@ -163,7 +163,7 @@ async def with_retries(call,                 # `async call() -> dict`, one attem
             if kind == "fatal" or attempt == max_retries or time.monotonic() + wait > t_end: return None, e, attempt + 1
             await asyncio.sleep(wait)
 
-# %% ../../nbs/run/52_runner.ipynb #0c4f8683
+# %% ../../nbs/run/52_runner.ipynb #41178eae
 def _litellm():
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")   # before the import: no price-map download
     import litellm
@@ -178,8 +178,9 @@ def _usage(resp)->dict|None:
     return {k: v for k, v in d.items() if v is not None and not isinstance(v, (dict, list)) or k.endswith("_details") and v}
 
 def _cost(litellm, resp)->float|None:
-    c = (getattr(resp, "_hidden_params", None) or {}).get("response_cost")
-    if c is None:
+    hp = getattr(resp, "_hidden_params", None) or {}
+    c = hp.get("response_cost")
+    if c is None and "response_cost" not in hp:          # litellm already tried (and had no price): don't ask twice
         try: c = litellm.completion_cost(completion_response=resp)
         except Exception: c = None
     return float(c) if c else None      # litellm says 0 when it has no price: unknown, not free
@@ -311,14 +312,15 @@ def read_responses(path:str|Path, # a `responses.jsonl`
             else: f.seek(0, 2); f.write(b"\n")
     return idx
 
-# %% ../../nbs/run/52_runner.ipynb #d89328fc
+# %% ../../nbs/run/52_runner.ipynb #ffa10a32
 GEN_PARAMS = ("model", "temperature", "max_tokens", "reasoning_effort", "system", "extra", "bench_sha256")
 
 def _safe_extra(extra:dict|None)->dict|None:
     "`extra` without credential-bearing entries (kept out of the manifest)."
     if not extra: return extra
     bad = re.compile(r"key|token|secret|password|auth|header", re.I)
-    return {k: ("***" if bad.search(k) else v) for k, v in extra.items()}
+    safe = {k: ("***" if bad.search(k) else v) for k, v in extra.items()}
+    return json.loads(json.dumps(safe, default=repr))       # as the manifest will hold it, for the resume check
 
 def _write_json(path:Path, obj:dict):
     tmp = path.with_name(f".{path.name}.tmp")
