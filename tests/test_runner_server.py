@@ -139,3 +139,21 @@ def test_router_spreads_and_survives_a_dead_server(tmp_path, server, bad):
     rows = read_responses(tmp_path / "run" / "responses.jsonl")
     assert man["totals"]["answers"] == 24 and all(rows[(r["id"], 0)]["response"] == answer_for(r["prompt"]) for r in recs)
     if bad == "500": assert dead.log, "the failing deployment was never tried"
+
+
+def test_router_file(tmp_path, server):
+    recs = _bench(tmp_path / "b.jsonl", 10)
+    dead = FakeOpenAI().start(); dead.always = ("status", 503)
+    (tmp_path / "fleet.yaml").write_text(
+        "model_list:\n" + "".join(f"  - model_name: fleet\n    litellm_params: {{model: openai/fake-model, api_base: '{u}', api_key: os.environ/OPENAI_API_KEY}}\n"
+                                   for u in (dead.url, server.url)) + "router_settings: {routing_strategy: simple-shuffle}\n")
+    try:
+        man = run_benchmark("fleet", tmp_path / "b.jsonl", tmp_path / "run", router=str(tmp_path / "fleet.yaml"),
+                            concurrency=2, timeout=2, backoff_base=0.01, progress=False)
+        with pytest.raises(ValueError, match="not a model_name"):
+            run_benchmark("other", tmp_path / "b.jsonl", tmp_path / "run2", router=str(tmp_path / "fleet.yaml"), progress=False)
+    finally: dead.stop()
+    rows = read_responses(tmp_path / "run" / "responses.jsonl")
+    assert man["totals"]["answers"] == 10 and all(rows[(r["id"], 0)]["response"] == answer_for(r["prompt"]) for r in recs)
+    assert rows[("p00", 0)]["provider"] == "openai" and man["router"].endswith("fleet.yaml")
+    assert KEY not in (tmp_path / "run" / "manifest.json").read_text()
