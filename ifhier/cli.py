@@ -155,6 +155,8 @@ def _wise_commands(sub):
     p.add_argument("--out", required=True, metavar="DIR", help="folder for agreement.csv")
     p.add_argument("--reps", type=positive_int, default=2000, help="item-bootstrap replicates")
     p.add_argument("--seed", type=seed_int, default=0, help="random seed")
+    p = command(w, "paper", "ifhier.wise.commands:cli_paper", "redraw WISE's published results: Table 11 re-derived, rank-reversal figures", writes=("out",))
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for table11_check.csv and the figures (PNG + SVG)")
 
 def _wise_sources(p):
     p.add_argument("--repeats", type=positive_int, default=3, help="WISE: repetitions per prompt")

@@ -17,7 +17,7 @@ from .demo import SIM_MODELS, demo_answers
 from .wording import wording_variants, grade_variants, simulate_responses, audit_wording
 
 # %% auto #0
-__all__ = ['cli_build', 'cli_grade', 'cli_analyze', 'cli_agreement', 'cli_demo']
+__all__ = ['cli_build', 'cli_grade', 'cli_analyze', 'cli_agreement', 'cli_demo', 'cli_paper']
 
 # %% ../../nbs/wise/79_commands.ipynb #6ce01c18
 def _bench(path:str|None)->str:
@@ -109,3 +109,19 @@ def cli_demo(args)->int:
     ans = demo_answers(args.prompts, seed=args.seed, samples=args.samples or 1)
     write_jsonl(ans, args.out)
     print(f"wrote {len(ans)} synthetic answers ({len(SIM_MODELS)} simulated models) to {args.out}"); return 0
+
+# %% ../../nbs/wise/79_commands.ipynb #188022d3
+def cli_paper(args)->int:
+    "`ifhier wise paper`: Table 11 re-derived from the published tables, and the rank-reversal figures, into `args.out`."
+    from ifhier.wise.paper import PAPER_PANELS, table11_check, per_model_long, pos_worst_gaps
+    from ifhier.figures import plot_rank_bump, plot_pos_worst, save_figure
+    out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
+    t11 = table11_check(); t11.to_csv(out / "table11_check.csv", index=False)
+    written = [out / "table11_check.csv"]
+    for p in PAPER_PANELS.itertuples():
+        title = f"{p.panel}: ranks of the printed models ({p.per_model.split('_')[1].replace('table', 'Table ')})"
+        written += save_figure(plot_rank_bump(per_model_long(p.per_model), title), out / f"wise_paper_ranks_{p.panel_id}")
+    gaps = pos_worst_gaps(per_model_long("wise_table22"))
+    written += save_figure(plot_pos_worst(gaps, "Avoidance family: POS vs each model's weakest form (Table 22)"), out / "wise_paper_pos_worst_avoidance")
+    print("Table 11 re-derived from the published per-form tables:\n" + t11.to_string(index=False))
+    print(f"wrote {len(written)} files to {out}"); return 0
