@@ -46,29 +46,31 @@ def raw_litellm(url, n, concurrency):
     return asyncio.run(go())
 
 
-def main():
+def main(argv=()):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=200); ap.add_argument("--delay", type=float, default=0.2)
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--delay", type=float, nargs="+", default=[1.0, 0.2], help="server delays: a typical answer time, and a stress test")
     ap.add_argument("--concurrency", type=int, default=32); ap.add_argument("--overhead-n", type=int, default=100)
-    a = ap.parse_args()
+    a = ap.parse_args(list(argv))
     from ifhier.run.runner import _litellm
     _litellm()                                                    # import cost is not part of the measurement
-    slow, url = serve(a.delay); fast, url0 = serve(0.0)
+    fast, url0 = serve(0.0)
     try:
         with tempfile.TemporaryDirectory() as d:
             timed(url0, 8, 4, d)                                  # warm up connections and code paths
-            dt = timed(url, a.n, a.concurrency, d)
-            ideal = math.ceil(a.n / a.concurrency) * a.delay
-            dt0 = timed(url0, a.overhead_n, 1, d)
-            raw, raw0 = raw_litellm(url, a.n, a.concurrency), raw_litellm(url0, a.overhead_n, 1)
+            for delay in a.delay:
+                slow, url = serve(delay)
+                try: dt, raw = timed(url, a.n, a.concurrency, d), raw_litellm(url, a.n, a.concurrency)
+                finally: slow.kill()
+                ideal = math.ceil(a.n / a.concurrency) * delay
+                print(f"concurrency efficiency: {ideal / dt:.3f}  (n={a.n}, delay={delay}s, concurrency={a.concurrency}: "
+                      f"ideal {ideal:.2f}s, actual {dt:.2f}s; bare litellm.acompletion {ideal / raw:.3f}, runner / bare = {dt / raw:.2f}x)")
+            dt0, raw0 = timed(url0, a.overhead_n, 1, d), raw_litellm(url0, a.overhead_n, 1)
     finally:
-        slow.kill(); fast.kill()
-    print(f"concurrency efficiency: {ideal / dt:.3f}  (n={a.n}, delay={a.delay}s, concurrency={a.concurrency}: "
-          f"ideal {ideal:.2f}s, actual {dt:.2f}s)")
-    print(f"per-request overhead: {1000 * dt0 / a.overhead_n:.1f} ms  (concurrency 1, zero-delay server, n={a.overhead_n})")
-    print(f"bare litellm.acompletion, same load: {raw:.2f}s (efficiency {ideal / raw:.3f}), {1000 * raw0 / a.overhead_n:.1f} ms/request; "
-          f"runner / bare = {dt / raw:.2f}x")
+        fast.kill()
+    print(f"per-request overhead: {1000 * dt0 / a.overhead_n:.1f} ms  (concurrency 1, zero-delay server, n={a.overhead_n}; "
+          f"bare litellm {1000 * raw0 / a.overhead_n:.1f} ms)")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
