@@ -19,7 +19,7 @@ from .signature import (flat_scores, paired_scores, overcredit, leaf_accuracy, f
 from ..figures import plot_accuracy_ci, plot_type_rates, plot_overcredit, save_figure
 
 # %% auto #0
-__all__ = ['GROUPS', 'group_tables', 'paper_signature', 'group_markdown', 'build_report', 'cli_report']
+__all__ = ['GROUPS', 'group_tables', 'paper_signature', 'group_markdown', 'published_markdown', 'build_report', 'cli_report']
 
 # %% ../../nbs/report/66_write.ipynb #b5f0c351
 def group_tables(runs:list, bench:list, n_boot:int=2000, seed:int=0)->dict:
@@ -43,11 +43,11 @@ def paper_signature()->pd.DataFrame:
                               pattern=classify_pattern(_ratio(o.loc[m, "instruction"], o.loc[m, "prompt"]), np.nan, lm[m]))
                          for m in dict.fromkeys(p.run)])
 
-# %% ../../nbs/report/66_write.ipynb #f8f40eca
+# %% ../../nbs/report/66_write.ipynb #30746324
 def _pivot_ci(df:pd.DataFrame, col:str, label:str)->pd.DataFrame:
     d = df.assign(cell=[fmt_ci(e, l, h) for e, l, h in zip(df.estimate, df.ci_low, df.ci_high)])
     w = d.pivot(index="run", columns=col, values="cell").reindex(list(dict.fromkeys(d.run)))
-    w.columns = [f"{label}{c}" for c in w.columns]
+    w.columns = ["Overall" if c == "overall" else f"{label}{c}" for c in w.columns]
     return w.rename_axis("Model").reset_index()
 
 def _signature_md(sig:pd.DataFrame)->str:
@@ -103,6 +103,15 @@ def _reasoning_md(t:dict)->list:
                 f"traversal by Kendall distance. Well separated: the two traversals disagree on ≥ {SEPARATION_THRESHOLD:g} of the mentioned pairs.", "",
                 md_table(r[["run", "subset", "n_traces", "n_dfs", "n_bfs", "n_tie", "n_none", "DFS share of DFS+BFS"]].rename(columns={"run": "Model"})), ""]
 
+# %% ../../nbs/report/66_write.ipynb #d0d0ba66
+def published_markdown()->list:
+    "The paper's Table 2 and Table 3 and the pattern rule on them, as a section of their own (no model runs given)."
+    pp, pm, types = paper_table3()
+    return ["## Published numbers (the paper's tables, not re-run here)", "",
+            "### Table 2 (published)", "", md_table(table2(paper_table2(), ci=False)), "",
+            "### Table 3 (published)", "", md_table(table3(pm, pp, types, ci=False)), "",
+            f"### The failure-pattern rule on the published Table 2", "", f"Rule: {PATTERN_RULE}.", "", _signature_md(paper_signature()), ""]
+
 # %% ../../nbs/report/66_write.ipynb #9fe449ce
 GROUPS = (("models", "Models", False), ("offline", "Offline answerers (not models)", True))
 
@@ -117,7 +126,7 @@ def _save(frames:dict, out:Path):
     for name, parts in frames.items():
         if parts: pd.concat(parts, ignore_index=True).to_csv(out / f"{name}.csv", index=False)
 
-# %% ../../nbs/report/66_write.ipynb #7f4da2ae
+# %% ../../nbs/report/66_write.ipynb #25fe26a6
 def build_report(run_dirs:list,         # run directories
                  bench_path:str|Path,   # the benchmark JSONL they answered
                  out_dir:str|Path,      # receives report.md, CSVs and figures/
@@ -156,6 +165,7 @@ def build_report(run_dirs:list,         # run directories
                               ("type_rates", plot_type_rates(t["rates"], f"{title}: pass rate per type (%)")),
                               ("overcredit", plot_overcredit(t["overcredit"], f"{title}: flat − hierarchical (95% paired CI)"))):
                 save_figure(fig, out / "figures" / f"{slug}_{name}")
+    if paper and all(r.synthetic for r in runs): L += [""] + published_markdown()
     res["costs"] = costs = run_costs(runs)
     costs.to_csv(out / "run_costs.csv", index=False)
     _save(csv, out)
