@@ -78,7 +78,7 @@ def plot_pos_worst(gaps:pd.DataFrame, # model, pos, worst, worst_form, gap (e.g.
     return (rule + pos + worst + text).transform_calculate(
         label="'−' + format(datum.gap, '.1f') + ' (' + datum.worst_form + ')'").properties(title=title, width=420)
 
-# %% ../nbs/report/65_figures.ipynb #34b66a24
+# %% ../nbs/report/65_figures.ipynb #3423891d
 def _pct(df:pd.DataFrame)->pd.DataFrame:
     return df.assign(**{c: 100 * df[c] for c in ("estimate", "ci_low", "ci_high") if c in df})
 
@@ -91,7 +91,7 @@ def plot_accuracy_ci(acc:pd.DataFrame,  # `accuracy_ci` output: run, level, dept
                                color=alt.Color("run:N", title="answerer"))
     pts = base.mark_line(point=True).encode(y=alt.Y("estimate:Q", title="strict accuracy (%)", scale=alt.Scale(domain=[0, 100])),
                                             tooltip=["run", "level", "depth", alt.Tooltip("estimate:Q", format=".1f")])
-    bars = base.mark_errorbar(ticks=True).encode(y="ci_low:Q", y2="ci_high:Q")
+    bars = base.mark_rule(strokeWidth=2).encode(y=alt.Y("ci_low:Q", title="strict accuracy (%)"), y2="ci_high:Q")
     return (pts + bars).properties(width=240, height=200).facet(column=alt.Column("level:N", title=None)).properties(title=title)
 
 def plot_type_rates(rates:pd.DataFrame, # `type_pass_rates` output: run, constraint, n, estimate
@@ -114,5 +114,6 @@ def plot_overcredit(oc:pd.DataFrame, # `overcredit` output: run, level, depth, e
     pts = base.mark_point(filled=True, size=50).encode(y=alt.Y("estimate:Q", title="flat - hierarchical (points)"),
                                                        tooltip=["run", "level", "depth", alt.Tooltip("estimate:Q", format=".1f")])
     zero = alt.Chart(d).mark_rule(color="grey").encode(y=alt.datum(0))
-    return (zero + pts + base.mark_errorbar(ticks=True).encode(y="ci_low:Q", y2="ci_high:Q")).properties(
+    bars = base.mark_rule(strokeWidth=2).encode(y=alt.Y("ci_low:Q", title="flat - hierarchical (points)"), y2="ci_high:Q")
+    return (zero + pts + bars).properties(
         width=240, height=200).facet(column=alt.Column("level:N", title=None)).properties(title=title)
