@@ -134,7 +134,7 @@ def accuracy_table(scores:pd.DataFrame)->pd.DataFrame:
     cols = ["model", "depth", "n_answers", "prompt_acc", "n_constraints", "instr_acc"]
     return pd.concat(out, ignore_index=True)[cols].sort_values(["model", "depth"], ignore_index=True)
 
-# %% ../../nbs/report/60_score.ipynb #b24476d2
+# %% ../../nbs/report/60_score.ipynb #980a75c2
 def _score_suffix(path:str|Path)->str:
     "`.csv`, `.jsonl` or `.json`: the format of a score table at `path`; `InputError` for anything else."
     ext = Path(path).suffix.lower()
@@ -150,8 +150,9 @@ def write_scores(df:pd.DataFrame, path:str|Path):
 def cli_score(args)->int:
     "`ifhier score`: score the run `args.responses` (directory or file) against `args.bench` into `args.out`."
     _score_suffix(args.out)   # before the scoring, so a bad name costs nothing
+    bench = load_bench(args.bench)   # the benchmark first: its errors are reported before the responses'
     rows, man = load_run(args.responses)
-    df, cov = score_run(load_bench(args.bench), rows, man, getattr(args, "answered_only", False), progress=sys.stderr.isatty())
+    df, cov = score_run(bench, rows, man, getattr(args, "answered_only", False), progress=sys.stderr.isatty())
     write_scores(df, args.out)
     side = Path(args.out).with_suffix(".summary.json")
     side.write_text(json.dumps(dict(coverage=cov, accuracy=accuracy_table(df).to_dict("records")), indent=1) + "\n")
