@@ -97,9 +97,10 @@ def _run_commands(sub):
 def _score_commands(sub):
     p = command(sub, "score", "ifhier.report.score:cli_score", "score responses against the benchmark's constraint trees (one row per prompt, sample, constraint)",
                 reads=("bench", "responses"), writes=("out",))
-    p.add_argument("--bench", required=True, help="benchmark JSONL (ifhier build)")
-    p.add_argument("--responses", required=True, help="responses.jsonl of a run (prompt_id, sample, model, response)")
-    p.add_argument("--out", required=True, help="score table to write: .jsonl or .csv")
+    p.add_argument("--bench", help="benchmark JSONL (ifhier build; default: the shipped IFHierBench)")
+    p.add_argument("--responses", required=True, help="a run directory or its responses.jsonl (prompt_id, sample, model, response, error)")
+    p.add_argument("--out", required=True, help="score table to write: .jsonl or .csv (coverage goes to OUT.summary.json)")
+    p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
     s = group(sub, "ifeval", "the IFEval profile: score IFEval-format data exactly as IFEval does")
     p = command(s, "score", "ifhier.ifeval.score:cli_score", "score an IFEval response file, strict or loose or both",
                 reads=("input", "responses"), writes=("out", "out_dir"))
@@ -111,6 +112,18 @@ def _score_commands(sub):
     p.add_argument("--loose", action="store_true", help="with --out: loose mode (the 8 response variants)")
     p.add_argument("--letter-policy", choices=("literal", "reference-random"), default="literal", help="how a non-letter 'letter' kwarg is scored")
     p.add_argument("--seed", type=seed_int, default=0, help="seed for --letter-policy reference-random")
+
+# %% ../nbs/90_cli.ipynb #e5f0e9bd
+def _report_commands(sub):
+    p = command(sub, "report", "ifhier.report.write:cli_report", "report runs side by side like the paper: accuracy by depth, hardest types, failure modes, reasoning order",
+                reads=("bench",), writes=("out",))
+    p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run directories (responses.jsonl, manifest.json)")
+    p.add_argument("--bench", help="benchmark JSONL the runs answered (default: the shipped IFHierBench)")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for report.md, the CSVs and figures/")
+    p.add_argument("--paper", action="store_true", help="show the paper's published Table 2 / Table 3 rows beside your models")
+    p.add_argument("--seed", type=seed_int, default=0, help="bootstrap seed")
+    p.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap replicates over prompts")
+    p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
 
 # %% ../nbs/90_cli.ipynb #44e5880d
 def _wise_commands(sub):
@@ -176,7 +189,7 @@ def _catalog_commands(sub):
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
 
 # %% ../nbs/90_cli.ipynb #0eea0568
-COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _wise_commands, _catalog_commands]
+COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _wise_commands, _catalog_commands, _report_commands]
 
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every command (imports no handler module)."

@@ -9,7 +9,8 @@ import altair as alt
 import pandas as pd
 
 # %% auto #0
-__all__ = ['PALETTE', 'themed', 'save_figure', 'plot_accuracy_by_depth', 'plot_rank_bump', 'plot_pos_worst']
+__all__ = ['PALETTE', 'themed', 'save_figure', 'plot_accuracy_by_depth', 'plot_rank_bump', 'plot_pos_worst', 'plot_accuracy_ci',
+           'plot_type_rates', 'plot_overcredit']
 
 # %% ../nbs/report/65_figures.ipynb #857e617b
 PALETTE = ["#1b4f72", "#e67e22", "#117a65", "#a93226", "#7d3c98", "#7f8c8d", "#b7950b", "#2e86c1"]  # dark/light alternate: distinct in grey
@@ -76,3 +77,43 @@ def plot_pos_worst(gaps:pd.DataFrame, # model, pos, worst, worst_form, gap (e.g.
     text = base.mark_text(align="left", dx=10).encode(x="pos:Q", text=alt.Text("label:N"))
     return (rule + pos + worst + text).transform_calculate(
         label="'−' + format(datum.gap, '.1f') + ' (' + datum.worst_form + ')'").properties(title=title, width=420)
+
+# %% ../nbs/report/65_figures.ipynb #3423891d
+def _pct(df:pd.DataFrame)->pd.DataFrame:
+    return df.assign(**{c: 100 * df[c] for c in ("estimate", "ci_low", "ci_high") if c in df})
+
+def plot_accuracy_ci(acc:pd.DataFrame,  # `accuracy_ci` output: run, level, depth, estimate, ci_low, ci_high
+                     title:str="Strict accuracy by depth (95% bootstrap CI over prompts)",
+                    )->alt.Chart:
+    "Accuracy by depth with interval bars, one colour per run, prompt- and instruction-level side by side."
+    d = _pct(acc[acc.depth != "overall"]).assign(level=lambda x: x.level + "-level")
+    base = alt.Chart(d).encode(x=alt.X("depth:O", title="constraint depth", axis=alt.Axis(labelAngle=0)),
+                               color=alt.Color("run:N", title="answerer"))
+    pts = base.mark_line(point=True).encode(y=alt.Y("estimate:Q", title="strict accuracy (%)", scale=alt.Scale(domain=[0, 100])),
+                                            tooltip=["run", "level", "depth", alt.Tooltip("estimate:Q", format=".1f")])
+    bars = base.mark_rule(strokeWidth=2).encode(y=alt.Y("ci_low:Q", title="strict accuracy (%)"), y2="ci_high:Q")
+    return (pts + bars).properties(width=240, height=200).facet(column=alt.Column("level:N", title=None)).properties(title=title)
+
+def plot_type_rates(rates:pd.DataFrame, # `type_pass_rates` output: run, constraint, n, estimate
+                    title:str="Pass rate per constraint type (%)",
+                   )->alt.Chart:
+    "Heat map of every constraint type's pass rate per run (types never used are left blank)."
+    d = _pct(rates[rates.n > 0])
+    return alt.Chart(d).mark_rect().encode(
+        x=alt.X("run:N", title=None, axis=alt.Axis(labelAngle=-30)), y=alt.Y("constraint:N", title=None, sort="ascending"),
+        color=alt.Color("estimate:Q", title="pass %", scale=alt.Scale(domain=[0, 100], scheme="blues")),
+        tooltip=["run", "constraint", "n", alt.Tooltip("estimate:Q", format=".1f")]).properties(title=title, width=60 * d.run.nunique())
+
+def plot_overcredit(oc:pd.DataFrame, # `overcredit` output: run, level, depth, estimate, ci_low, ci_high
+                    title:str="Flat minus hierarchical accuracy (points, 95% paired bootstrap CI)",
+                   )->alt.Chart:
+    "Over-credit of a flat checker per depth with interval bars, per run and level."
+    d = _pct(oc[oc.depth != "overall"]).assign(level=lambda x: x.level + "-level")
+    base = alt.Chart(d).encode(x=alt.X("depth:O", title="constraint depth", axis=alt.Axis(labelAngle=0)),
+                               xOffset="run:N", color=alt.Color("run:N", title="answerer"))
+    pts = base.mark_point(filled=True, size=50).encode(y=alt.Y("estimate:Q", title="flat - hierarchical (points)"),
+                                                       tooltip=["run", "level", "depth", alt.Tooltip("estimate:Q", format=".1f")])
+    zero = alt.Chart(d).mark_rule(color="grey").encode(y=alt.datum(0))
+    bars = base.mark_rule(strokeWidth=2).encode(y=alt.Y("ci_low:Q", title="flat - hierarchical (points)"), y2="ci_high:Q")
+    return (zero + pts + bars).properties(
+        width=240, height=200).facet(column=alt.Column("level:N", title=None)).properties(title=title)

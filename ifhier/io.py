@@ -62,17 +62,27 @@ def jsonl_lines(path:str|Path, # a JSONL file
     return [(i, l) for i, l in enumerate(text.split("\n"), 1) if l.strip()]
 
 # %% ../nbs/00a_io.ipynb #c07a996c
+def _ends_with_newline(path)->bool:
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        if f.tell() == 0: return True
+        f.seek(-1, 2); return f.read(1) == b"\n"
+
 def read_jsonl(path:str|Path,               # a JSONL file: one JSON object per line; blank lines are skipped
                required:Iterable[str]=(),   # fields every record must have
                what:str="record",           # what one line holds, for messages (e.g. "benchmark record")
                validate:Callable[[dict], str|None]|None=None, # further check of one record: a problem, or None
                numbered:bool=False,         # return `(where, record)` pairs, `where` = `path:line`, for callers' own messages
+               torn_tail:bool=False,        # drop (with a warning) a last line a killed writer left unfinished
               )->list:                      # the records (or pairs), in file order
     "Read the JSON objects in `path`; a bad line raises `InputError` naming `path:line`."
-    out = []
-    for i, line in jsonl_lines(path):
+    out, lines = [], jsonl_lines(path)
+    for i, line in lines:
         try: r = json.loads(line)
-        except json.JSONDecodeError as e: raise InputError(f"{path}:{i}: not JSON ({e.msg})") from None
+        except json.JSONDecodeError as e:
+            if torn_tail and i == lines[-1][0] and not _ends_with_newline(path):
+                import warnings; warnings.warn(f"{path}:{i}: ignoring a truncated last line"); continue
+            raise InputError(f"{path}:{i}: not JSON ({e.msg})") from None
         if not isinstance(r, dict): raise InputError(f"{path}:{i}: not a JSON object (expected a {what})")
         if miss := [f for f in required if f not in r]: raise InputError(f"{path}:{i}: not a {what} (missing {', '.join(miss)})")
         if validate and (why := validate(r)): raise InputError(f"{path}:{i}: {why}")

@@ -1,6 +1,7 @@
 """`make bench`: run every scripts/bench_*.py and print its figures.
 
-Each bench script owns one topic (checker throughput, IFEval scoring, benchmark build, WISE bootstrap)
+Each bench script owns one topic (checker throughput, IFEval scoring, benchmark build, WISE bootstrap,
+`ifhier score` over 100k answers)
 and prints its own numbers; timings are wall-clock on this machine, one process, so compare ratios
 measured within one run rather than absolute figures across machines."""
 import importlib.util, os, platform, sys, time

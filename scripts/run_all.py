@@ -2,7 +2,10 @@
 
 1. build the IFHierBench benchmark (seed 0) and confirm it is byte-identical to data/ifhierbench.jsonl;
 2. answer it with the embedded responders (the witness and three labelled synthetic ones);
-3. score every answer at its own scope and print strict accuracy by depth; draw figures/accuracy_by_depth.png;
+3. score every run directory at its own scope and print strict accuracy by depth; draw figures/accuracy_by_depth.png;
+3b. `ifhier report out/runs/* --bench … --out out/report --paper`: the paper-layout report (Table 2 / Table 3 with
+    bootstrap CIs, over-credit, failure modes, reasoning order; offline answerers apart from models); its figures
+    are copied into figures/report_*;
 4. score the shipped IFEval-format fixture, strict and loose;
 5. WISE: build the matched prompts, answer them with the synthetic demo panel, grade, and run the full audit;
 6. audit the wording of one IFHierBench constraint type (each of its templates on the same trees);
@@ -43,7 +46,7 @@ def main(out: Path, reps: int):
     for name in RESPONDERS:
         run_dir = out / "runs" / name.split(" ")[0]
         respond_run(records, name, run_dir)
-        cli("score", "--bench", bench, "--responses", run_dir / "responses.jsonl", "--out", run_dir / "scores.csv")
+        cli("score", "--bench", bench, "--responses", run_dir, "--out", run_dir / "scores.csv")
         tables.append(accuracy_table(pd.read_csv(run_dir / "scores.csv", dtype={"depth": str})))
     acc = pd.concat(tables, ignore_index=True)
     acc.to_csv(out / "accuracy_by_depth.csv", index=False)
@@ -51,6 +54,16 @@ def main(out: Path, reps: int):
     print("strict prompt-level accuracy (%) by depth:\n" + wide.to_string())
     save_figure(plot_accuracy_by_depth(acc), root / "figures/accuracy_by_depth")
     print(f"figure: figures/accuracy_by_depth.png  ({time.perf_counter() - t:.1f} s)")
+
+    t = step("3b. the report over every run directory (paper layouts, bootstrap CIs)")
+    import shutil
+    runs = sorted(p for p in (out / "runs").iterdir() if (p / "responses.jsonl").exists())
+    cli("report", *runs, "--bench", bench, "--out", out / "report", "--paper", "--seed", 0)
+    md = (out / "report" / "report.md").read_text(encoding="utf-8")
+    print(md.split("### Table 2 layout")[1].split("\n\n")[1])
+    for f in sorted((out / "report" / "figures").glob("*.png")):
+        shutil.copyfile(f, root / "figures" / f"report_{f.name}")
+    print(f"report: {out / 'report' / 'report.md'}; figures copied to figures/report_*  ({time.perf_counter() - t:.1f} s)")
 
     t = step("4. IFEval profile on the shipped fixture (strict, then loose)")
     fx = root / "nbs/fixtures"
