@@ -81,7 +81,7 @@ def placeholder(text:str, # the scope's text
     got = sum(1 for p in placeholders(text) if _LETTER.search(p))
     return Check(got >= n, f"{counted(got, 'placeholder')}; needed at least {n}")
 
-# %% ../../nbs/checkers/13_format.ipynb #419f6e20
+# %% ../../nbs/checkers/13_format.ipynb #82220871
 @lru_cache(maxsize=64)
 def _section_re(splitter:str)->re.Pattern:
     return re.compile(rf"^[^\w\n]*{re.escape(splitter.strip())}[ \t]*\d+(?!\w)", re.I | re.M)
@@ -90,7 +90,7 @@ def _section_re(splitter:str)->re.Pattern:
     params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 3))), splitter=TextParam(lexical=False, options=("Section", "SECTION", "Part", "Chapter"))),
     templates=("{alias} must have {n} sections. Mark the beginning of each section with '{splitter} X', where X is its number.",
                "Divide {alias} into exactly {n} sections, each opening with a line that starts with '{splitter}' and the section number ({splitter} 1, {splitter} 2, ...).",
-               "Organize {alias} as {n} numbered sections, beginning each one with '{splitter} X'."),
+               "Split {alias} into {n} numbered sections, beginning each one with '{splitter} X'."),
     aliases={"detectable_format:multiple_sections"},
     examples=[("Section 1\nA.\n## SECTION 2: B\nText.", dict(n=2, splitter="Section"), True),
               ("Section 1\nA. See section 2 below.", dict(n=2, splitter="Section"), False),
