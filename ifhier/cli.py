@@ -71,6 +71,28 @@ def _bench_commands(sub):
     p.add_argument("--api-base", help="endpoint URL for OpenAI-compatible servers")
     p.add_argument("--concurrency", type=positive_int, default=4, help="requests in flight at most")
 
+# %% ../nbs/90_cli.ipynb #runcmdcd
+def _run_commands(sub):
+    p = command(sub, "run", "ifhier.run.runner:cli_run", "answer a prompt file with a model (litellm) or an offline responder into a run directory",
+                reads=("bench", "router", "config"), writes=("out",), resumes=True)
+    p.add_argument("--model", required=True, help="litellm model (openai/gpt-4o-mini, hosted_vllm/NAME, ...) or witness | root-only | no-format | one-slip | wrong-scope")
+    p.add_argument("--bench", help="prompt JSONL with id and prompt: IFHierBench, WISE prompts, wording variants (default: the shipped IFHierBench)")
+    p.add_argument("--out", required=True, help="run directory (responses.jsonl, manifest.json)")
+    p.add_argument("--api-base", action="append", help="endpoint URL; repeat it to spread requests over several servers")
+    p.add_argument("--router", help="litellm Router model_list YAML/JSON (--model names its model_name)")
+    p.add_argument("--concurrency", type=positive_int, default=8, help="starting and maximum requests in flight (cut on rate limits)")
+    p.add_argument("--samples", type=positive_int, default=1, help="answers per prompt")
+    p.add_argument("--temperature", type=nonneg_float, help="sampling temperature (default: the provider's)")
+    p.add_argument("--max-tokens", type=positive_int, help="completion token cap (default: the provider's)")
+    p.add_argument("--reasoning-effort", choices=["minimal", "low", "medium", "high"], help="for reasoning models")
+    p.add_argument("--timeout", type=positive_float, default=120.0, help="seconds per attempt")
+    p.add_argument("--max-retries", type=count_int, default=6, help="retries per request (rate limits, 5xx, timeouts)")
+    p.add_argument("--limit", type=positive_int, help="answer only the first N prompts")
+    p.add_argument("--max-cost", type=nonneg_float, help="USD: stop launching requests once the known cost reaches it")
+    p.add_argument("--system", help="system message")
+    p.add_argument("--config", help="YAML/JSON file of extra litellm parameters (top_p, extra_body, ...)")
+
+
 # %% ../nbs/90_cli.ipynb #1890360f
 def _score_commands(sub):
     p = command(sub, "score", "ifhier.report.score:cli_score", "score responses against the benchmark's constraint trees (one row per prompt, sample, constraint)",
@@ -152,7 +174,7 @@ def _catalog_commands(sub):
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
 
 # %% ../nbs/90_cli.ipynb #0eea0568
-COMMAND_GROUPS = [_bench_commands, _score_commands, _wise_commands, _catalog_commands]
+COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _wise_commands, _catalog_commands]
 
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every command (imports no handler module)."
@@ -224,3 +246,8 @@ def call(*argv)->tuple:
         try: code = main([str(a) for a in argv])
         except SystemExit as e: code = e.code if isinstance(e.code, int) else 2
     return code, out.getvalue(), err.getvalue()
+
+
+# %% ../nbs/90_cli.ipynb #mainguard
+#| eval: false
+if __name__ == "__main__": sys.exit(main())   # `python -m ifhier.cli ...`

@@ -12,8 +12,7 @@ from .io import InputError
 # %% auto #0
 __all__ = ['RELATIONS', 'PLACES', 'SCOPE_KINDS', 'LEVELS', 'REGISTRY', 'ALIASES', 'compare', 'Check', 'ok', 'bad', 'counted',
            'count_check', 'agree', 'ParamError', 'scoped', 'place_of', 'Param', 'IntParam', 'ChoiceParam', 'RelParam',
-           'TextParam', 'TextListParam', 'IntListParam', 'ConstraintType', 'constraint', 'get_type', 'conflicts_of',
-           'add_hook']
+           'TextParam', 'TextListParam', 'IntListParam', 'ConstraintType', 'constraint', 'get_type', 'conflicts_of']
 
 # %% ../nbs/01_registry.ipynb #692bb22b
 RELATIONS = ("exactly", "at least", "at most", "less than", "more than")
@@ -242,15 +241,16 @@ def constraint(id:str,               # `scope.name` id, never renamed once in da
                aliases:Iterable[str]=(),    # other ids (e.g. IFEval's) that map onto this type
                opens:tuple|None=None,       # (param, via) for structure types that open child scopes
                description:str="",          # the one-line definition
-               **hooks):                    # extra per-type hooks (witness, mutate, derived, ...)
+               witness:Callable|None=None,  # `witness(spec, **params)`: narrow the scope's `LeafSpec` / `BoxSpec`
+               mutate:Callable|None=None,   # `mutate(text | Real, **params)`: break it; returns the needle
+               **hooks):                    # other per-type hooks (derived, feasible, root_only, ...)
     "Decorator that declares and registers a constraint type around its checker."
     def deco(fn):
         ct = ConstraintType(id, level, frozenset(scopes), dict(params or {}), fn, tuple(templates),
                             frozenset(conflicts), list(examples or []), tuple(aliases), opens,
-                            description or (fn.__doc__ or "").strip(), dict(hooks))
+                            description or (fn.__doc__ or "").strip(),
+                            dict(hooks, **{k: v for k, v in dict(witness=witness, mutate=mutate).items() if v}))
         _check_declaration(ct)
-        if id in REGISTRY:   # a re-run keeps hooks that later stages attached with `add_hook`
-            ct.hooks = {**REGISTRY[id].hooks, **ct.hooks}
         REGISTRY[id] = ct
         for a in ct.aliases: ALIASES[a] = id
         return ct
@@ -270,8 +270,3 @@ def conflicts_of(cid:str)->frozenset:
     "Ids that may not share a scope with `cid`: declared on either side (symmetric)."
     cid = get_type(cid).id
     return frozenset(REGISTRY[cid].conflicts | {o for o, ct in REGISTRY.items() if cid in ct.conflicts})
-
-def add_hook(cid:str, name:str, fn:Callable)->Callable:
-    "Attach hook `name` (e.g. `witness`) to the declaration of `cid`; returns `fn` so it works as a decorator body."
-    get_type(cid).hooks[name] = fn
-    return fn

@@ -5,10 +5,9 @@ from ifhier.registry import get_type, ALIASES
 from ifhier.ifeval.profile import IFEVAL
 from ifhier.checkers import keywords, length, format, case, combination  # noqa: F401 (registers the types)
 
-def test_aliases_agree_with_ifeval_profile():
-    mapped = {t.id: t.ifhier for t in IFEVAL.values() if t.ifhier}
-    assert {a: c for a, c in ALIASES.items() if a in IFEVAL} == mapped
-    assert set(ALIASES) <= set(IFEVAL)
+def test_every_alias_names_an_ifeval_id():
+    assert set(ALIASES) <= set(IFEVAL)                       # the IFEval table's links come from these aliases
+    assert len({t.ifhier for t in IFEVAL.values()} - {None}) == 22
 
 # (ifeval id, ifeval kwargs, ifhier id, ifhier params, text, ifeval verdict, ifhier verdict)
 CASES = [

@@ -115,7 +115,7 @@ def render_prompt(tree:ConstraintNode,       # the constraint tree
     sents = [s for v in iter_nodes(tree) for s in render_scope(v.node, v.alias, rng, merge_p, pick)]
     return "\n\n".join([task["task"]] + ([task["context"]] if task.get("context") else []) + [" ".join(sents)])
 
-# %% ../../nbs/bench/31_render.ipynb #cf504625
+# %% ../../nbs/bench/31_render.ipynb #c729cf6f
 _WORDS = {1: ("once", "one", "first"), 2: ("twice", "two", "second"), 3: ("third", "three"), 4: ("fourth", "four"), 5: ("fifth", "five")}
 
 def literals(cid:str, params:dict)->list[tuple]:
@@ -123,7 +123,7 @@ def literals(cid:str, params:dict)->list[tuple]:
     out = []
     def add(name, v):
         if isinstance(v, bool) or v is None: return
-        if isinstance(v, str): out.append((v,))
+        if isinstance(v, str): out.append(("less than", "fewer than") if v == "less than" else (v,))   # `_FEWER` rewords counts
         elif isinstance(v, int):
             v = v + 1 if name == "positions" else v
             out.append((str(v),) + _WORDS.get(v, ()))

@@ -17,9 +17,9 @@ from ..tree import ConstraintNode, validate_tree, depth as tree_depth
 
 # %% auto #0
 __all__ = ['TASK_FIELDS', 'VOCAB_ROLES', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'P_OPEN', 'P_EXTRA', 'N_CONTENT',
-           'FANOUT', 'CONTENT', 'STRUCTURE', 'OPENER', 'VALUE_SETS', 'CODE_TYPES', 'P_CODE', 'load_tasks',
-           'vocab_problems', 'load_vocab', 'genre_vocab', 'admissible_formats', 'child_kind', 'fights_context',
-           'free_pool', 'lexical_values', 'draw_params', 'sample_tree']
+           'FANOUT', 'VALUE_SETS', 'CODE_TYPES', 'P_CODE', 'load_tasks', 'vocab_problems', 'load_vocab', 'genre_vocab',
+           'admissible_formats', 'child_kind', 'fights_context', 'free_pool', 'lexical_values', 'draw_params',
+           'content_types', 'structure_types', 'opener', 'sample_tree']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -152,7 +152,7 @@ def child_kind(rng:np.random.Generator,  # the tree's random generator
     if not w: raise ParamError(f"no admissible container kind under a {chain[-1].kind} scope")
     return _choose(rng, w)
 
-# %% ../../nbs/bench/30_sampler.ipynb #b748d329
+# %% ../../nbs/bench/30_sampler.ipynb #92e66455
 def fights_context(phrase:str,  # a pool entry
                    text:str,    # the task and its context
                   )->bool:      # True: the text spells `phrase` only another way
@@ -187,7 +187,7 @@ def draw_params(cid:str,                  # constraint type id
         for name, p in ct.params.items():
             p = p.at(place)
             if caps and name in caps: p = dataclasses.replace(p, **caps[name])
-            if p.optional and rng.random() < 0.5: continue
+            if p.optional and (getattr(p, "lo", 0) > getattr(p, "hi", 1) or rng.random() < 0.5): continue   # an empty domain: not here
             src = vocab[p.vocab] if getattr(p, "vocab", "") and vocab else ctx.get("pool", [])
             v = p.sample(rng, dict(ctx, pool=free_pool(src, used + words)))
             params[name] = v
@@ -196,10 +196,18 @@ def draw_params(cid:str,                  # constraint type id
         if feasible(params) and not clash: return ct.validate(params), words
     raise ParamError(f"{cid}: no feasible parameters in {tries} draws")
 
-# %% ../../nbs/bench/30_sampler.ipynb #c0ce7501
-CONTENT = tuple(k for k, ct in REGISTRY.items() if ct.level == "content" and "string" in ct.scopes)
-STRUCTURE = {k: tuple(c for c, ct in REGISTRY.items() if ct.level == "structure" and k in ct.scopes) for k in CONTAINERS}
-OPENER = {k: next(c for c in STRUCTURE[k] if get_type(c).opens) for k in CONTAINERS}
+# %% ../../nbs/bench/30_sampler.ipynb #b87100ce
+def content_types()->tuple:
+    "The content types a string scope can draw from: read from `REGISTRY` at each call, so a new declaration takes part."
+    return tuple(k for k, ct in REGISTRY.items() if ct.level == "content" and "string" in ct.scopes)
+
+def structure_types(kind:str)->tuple:
+    "The structure types declared for container `kind`."
+    return tuple(c for c, ct in REGISTRY.items() if ct.level == "structure" and kind in ct.scopes)
+
+def opener(kind:str)->str:
+    "The structure type that opens the child scopes of a `kind` container."
+    return next(c for c in structure_types(kind) if get_type(c).opens)
 
 VALUE_SETS = ("string.value_in_set", "string.constrained_response")
 
@@ -208,7 +216,7 @@ def _draw_types(rng, root:bool, field:list|None=None)->list:
     k = 1 + int(rng.choice(len(N_CONTENT["root" if root else "leaf"]), p=N_CONTENT["root" if root else "leaf"]))
     out = []
     for _ in range(k):
-        cands = [c for c in CONTENT if c not in out and not (conflicts_of(c) & set(out)) and c not in VALUE_SETS
+        cands = [c for c in content_types() if c not in out and not (conflicts_of(c) & set(out)) and c not in VALUE_SETS
                  and (root or not get_type(c).hooks.get("root_only"))]
         if cands: out.append(cands[int(rng.integers(len(cands)))])
     return out
@@ -235,7 +243,7 @@ def _draw_content(st, node:ConstraintNode, chain:list, root:bool):
         st.redraws[why.split(":")[0]] = st.redraws.get(why.split(":")[0], 0) + 1
     raise ParamError(f"no satisfiable content for a string scope at level {len(chain)}")
 
-# %% ../../nbs/bench/30_sampler.ipynb #81b65b06
+# %% ../../nbs/bench/30_sampler.ipynb #5662cf35
 def _caps(cid:str)->dict:
     p = get_type(cid).params
     name = get_type(cid).opens[0]
@@ -245,7 +253,7 @@ def _container(st, node:ConstraintNode, chain:list, level:int, spine:bool):
     opens = level < st.depth and (spine or st.rng.random() < P_OPEN)
     node.constraints, node.children = [], []
     if opens:
-        cid = OPENER[node.kind]
+        cid = opener(node.kind)
         p, w = draw_params(cid, st.rng, dict(st.ctx, used=st.used, place=place_of(node.via)), caps=_caps(cid))
         st.used += w
         node.constraints.append((cid, p))
@@ -267,7 +275,7 @@ P_CODE = 0.6     # chance of a code block on a Markdown scope of a genre where c
 def _extras(st, node:ConstraintNode, chain:list, need:bool):
     base = list(node.constraints)
     code = bool(st.ctx.get("vocab", {}).get("code")) if st.ctx.get("vocab") else True
-    free = [c for c in STRUCTURE[node.kind] if not get_type(c).opens and (code or c not in CODE_TYPES)]
+    free = [c for c in structure_types(node.kind) if not get_type(c).opens and (code or c not in CODE_TYPES)]
     ctx = dict(st.ctx, place=place_of(node.via))
     for attempt in range(st.tries):
         pick = [c for c in free if st.rng.random() < (P_CODE if c in CODE_TYPES and st.ctx.get("vocab") else P_EXTRA)]

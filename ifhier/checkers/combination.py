@@ -41,14 +41,19 @@ CONTENT_TYPES = ("string.string_length", "string.num_words", "string.num_sentenc
     "string.highlight_section", "string.placeholder", "string.postscript", "string.value_in_set",
     "string.constrained_response", "string.two_responses", "string.repeat_prompt")
 
-# %% ../../nbs/checkers/15_combination.ipynb #8d51b93b
+# %% ../../nbs/checkers/15_combination.ipynb #d5cccad7
+def _witness_value_in_set(spec, values): spec.exact = list(values)
+
+def _mutate_value_in_set(t, values): return "something else", "something else"
+
 @constraint("string.value_in_set", "content", {"string"}, params=dict(values=ValueSetParam(sets=_FIELD_SETS)),
     templates=("{alias} must be one of: {values_joined}.", "Set {alias} to exactly one of {values_joined}, with nothing else.",
                "For {alias}, choose a single value from {values_joined}."),
     derived=dict(values_joined=_values_joined), conflicts=set(CONTENT_TYPES) - {"string.value_in_set"},
     examples=[(' "High". ', dict(values=["low", "medium", "high"]), True), ("**medium**", dict(values=["low", "medium", "high"]), True),
               ("high-ish", dict(values=["low", "medium", "high"]), False), ("low or high", dict(values=["low", "high"]), False)],
-    description="value at this scope equals one of an allowed list")
+    description="value at this scope equals one of an allowed list",
+    witness=_witness_value_in_set, mutate=_mutate_value_in_set)
 def value_in_set(text:str,    # the scope's text (a value)
                  values:list, # the allowed values
                 )->Check:
@@ -56,6 +61,10 @@ def value_in_set(text:str,    # the scope's text (a value)
     got = _loose(text)
     if any(got == _loose(v) for v in values): return ok(f"value '{got}' is allowed")
     return bad(f"value '{squash(text)[:60]}'; needed one of {quote_join(values, 'or', chr(39))}")
+
+def _witness_constrained_response(spec, values): spec.exact = list(values)
+
+def _mutate_constrained_response(t, values): return t.strip() + " Indeed", "Indeed"
 
 @constraint("string.constrained_response", "content", {"string"}, params=dict(values=ValueSetParam(sets=_ANSWER_SETS)),
     templates=("{alias} must be exactly one of {values_joined}, written exactly like that.",
@@ -66,7 +75,8 @@ def value_in_set(text:str,    # the scope's text (a value)
     examples=[("My answer is yes\n", dict(values=["My answer is yes.", "My answer is no."]), True),
               ("Yes.", dict(values=["Yes", "No"]), True), ("yes", dict(values=["Yes", "No"]), False),
               ("Well... My answer is no.", dict(values=["My answer is yes.", "My answer is no."]), False)],
-    description="whole response equals one of an allowed list")
+    description="whole response equals one of an allowed list",
+    witness=_witness_constrained_response, mutate=_mutate_constrained_response)
 def constrained_response(text:str,    # the whole answer
                          values:list, # the allowed answers
                         )->Check:
@@ -75,8 +85,12 @@ def constrained_response(text:str,    # the whole answer
     if any(got == _one_period(squash(v)) for v in values): return ok(f"answer is '{squash(text)}'")
     return bad(f"answer is '{squash(text)[:60]}'; needed exactly one of {quote_join(values, 'or', chr(39))}")
 
-# %% ../../nbs/checkers/15_combination.ipynb #5b2cf689
+# %% ../../nbs/checkers/15_combination.ipynb #5509d142
 _SEP6 = re.compile(r"(?<!\*)\*{6}(?!\*)")
+
+def _witness_two_responses(spec): spec.two = True
+
+def _mutate_two_responses(t): a = re.split(r"(?<!\*)\*{6}(?!\*)", t)[0]; return a + "\n******\n" + a, "the same"
 
 @constraint("string.two_responses", "content", {"string"}, root_only=True, aliases={"combination:two_responses"},
     templates=("Give two different responses, separated by six asterisks: ******.",
@@ -88,7 +102,8 @@ _SEP6 = re.compile(r"(?<!\*)\*{6}(?!\*)")
                "string.highlight_section", "string.placeholder", "string.postscript", "string.repeat_prompt"},
     examples=[("Answer A.\n******\nAnswer B.", {}, True), ("Same.\n******\nsame.", {}, False),
               ("A\n******\n \n******\nB", {}, False), ("A\n*******\nB", {}, False)],
-    description="two different responses separated by the literal ******")
+    description="two different responses separated by the literal ******",
+    witness=_witness_two_responses, mutate=_mutate_two_responses)
 def two_responses(text:str, # the whole answer
                  )->Check:
     "Is `text` exactly two different non-blank parts separated by `******`?"
@@ -100,7 +115,7 @@ def two_responses(text:str, # the whole answer
     if squash(parts[0]).casefold() == squash(parts[1]).casefold(): return bad("the two responses are the same")
     return ok("two different responses separated by ******")
 
-# %% ../../nbs/checkers/15_combination.ipynb #13bf37a3
+# %% ../../nbs/checkers/15_combination.ipynb #b3a6489f
 @dataclass(frozen=True)
 class PromptParam(TextParam):
     "The request to repeat: filled in by the renderer from `ctx['prompt_text']`, never from the pool."
@@ -112,6 +127,10 @@ class PromptParam(TextParam):
 def _diverge(got, want):
     i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
     return f"differs from the prompt at character {i + 1}: {got[i:i + 20]!r} instead of {want[i:i + 20]!r}"
+
+def _witness_repeat_prompt(spec, prompt_text): spec.repeat = prompt_text
+
+def _mutate_repeat_prompt(t, prompt_text): return "Sure. " + t, "differs from the prompt"
 
 @constraint("string.repeat_prompt", "content", {"string"}, params=dict(prompt_text=PromptParam()), root_only=True,
     templates=("First repeat the request word for word without change, then give your answer. Do not say anything before repeating it, and do not repeat these instructions.",
@@ -125,7 +144,8 @@ def _diverge(got, want):
     examples=[("Write a haiku.\n\nLeaves fall...", dict(prompt_text="Write a haiku."), True),
               ("write a haiku. Leaves fall...", dict(prompt_text="Write a haiku."), False),
               ("Write a haiku.  \n", dict(prompt_text="Write a haiku."), False)],
-    description="prompt repeated verbatim first and then answered")
+    description="prompt repeated verbatim first and then answered",
+    witness=_witness_repeat_prompt, mutate=_mutate_repeat_prompt)
 def repeat_prompt(text:str,        # the whole answer
                   prompt_text:str, # the request that must be repeated first
                  )->Check:

@@ -180,47 +180,51 @@ class IFEvalType:
     id: str
     check: Callable
     kwargs: dict
-    ifhier: str|None = None
     patterns: Callable|None = None   # kwargs -> the regex strings the checker interpolates
     @property
     def category(self)->str: return self.id.split(":")[0]
+    @property
+    def ifhier(self)->str|None:
+        "The IFHierBench type that declares this id among its `aliases` (derived, never restated here)."
+        from ifhier.catalog import REGISTRY
+        return next((ct.id for ct in REGISTRY.values() if self.id in ct.aliases), None)
 
-def _t(id, check, ifhier, patterns=None, **kwargs): return IFEvalType(id, check, kwargs, ifhier, patterns)
+def _t(id, check, patterns=None, **kwargs): return IFEvalType(id, check, kwargs, patterns)
 
 IFEVAL: dict[str, IFEvalType] = {t.id: t for t in [
-    _t("keywords:existence", _existence, "string.contains", lambda kw: kw["keywords"], keywords="strs"),
-    _t("keywords:frequency", _frequency, "string.keyword_frequency", lambda kw: [kw["keyword"].strip()],
+    _t("keywords:existence", _existence, lambda kw: kw["keywords"], keywords="strs"),
+    _t("keywords:frequency", _frequency, lambda kw: [kw["keyword"].strip()],
        keyword="nonempty", frequency="count", relation="rel"),
-    _t("keywords:forbidden_words", _forbidden_words, "string.not_contains",
+    _t("keywords:forbidden_words", _forbidden_words,
        lambda kw: [_forbidden_pattern(w) for w in kw["forbidden_words"]], forbidden_words="strs"),
-    _t("keywords:letter_frequency", _letter_frequency, "string.letter_frequency", letter="letter",
+    _t("keywords:letter_frequency", _letter_frequency, letter="letter",
        let_frequency="count", let_relation="rel"),
-    _t("language:response_language", _response_language, None, language="lang"),
-    _t("length_constraints:number_sentences", _number_sentences, "string.num_sentences", num_sentences="count", relation="rel"),
-    _t("length_constraints:number_paragraphs", _number_paragraphs, None, num_paragraphs="count"),
-    _t("length_constraints:number_words", _number_words, "string.num_words", num_words="count", relation="rel"),
-    _t("length_constraints:nth_paragraph_first_word", _nth_paragraph_first_word, "string.nth_paragraph_first_word",
+    _t("language:response_language", _response_language, language="lang"),
+    _t("length_constraints:number_sentences", _number_sentences, num_sentences="count", relation="rel"),
+    _t("length_constraints:number_paragraphs", _number_paragraphs, num_paragraphs="count"),
+    _t("length_constraints:number_words", _number_words, num_words="count", relation="rel"),
+    _t("length_constraints:nth_paragraph_first_word", _nth_paragraph_first_word,
        num_paragraphs="count", nth_paragraph="count", first_word="str"),
-    _t("detectable_content:number_placeholders", _number_placeholders, "string.placeholder", num_placeholders="count"),
-    _t("detectable_content:postscript", _postscript, "string.postscript",
+    _t("detectable_content:number_placeholders", _number_placeholders, num_placeholders="count"),
+    _t("detectable_content:postscript", _postscript,
        lambda kw: [_postscript_pattern(kw["postscript_marker"])], postscript_marker="str"),
-    _t("detectable_format:number_bullet_lists", _number_bullet_lists, "string.bullet_list", num_bullets="count"),
-    _t("detectable_format:constrained_response", _constrained_response, "string.constrained_response"),
-    _t("detectable_format:number_highlighted_sections", _number_highlighted_sections, "string.highlight_section",
+    _t("detectable_format:number_bullet_lists", _number_bullet_lists, num_bullets="count"),
+    _t("detectable_format:constrained_response", _constrained_response),
+    _t("detectable_format:number_highlighted_sections", _number_highlighted_sections,
        num_highlights="count"),
-    _t("detectable_format:multiple_sections", _multiple_sections, "string.section_checker",
+    _t("detectable_format:multiple_sections", _multiple_sections,
        lambda kw: [_section_pattern(kw["section_spliter"])], section_spliter="str", num_sections="count"),
-    _t("detectable_format:json_format", _json_format, None),
-    _t("detectable_format:title", _title, "string.title"),
-    _t("combination:two_responses", _two_responses, "string.two_responses"),
-    _t("combination:repeat_prompt", _repeat_prompt, "string.repeat_prompt", prompt_to_repeat="nonempty"),
-    _t("startend:end_checker", _end_checker, "string.end_checker", end_phrase="str"),
-    _t("startend:quotation", _quotation, "string.quotation"),
-    _t("change_case:capital_word_frequency", _capital_word_frequency, "string.capital_word_frequency",
+    _t("detectable_format:json_format", _json_format),
+    _t("detectable_format:title", _title),
+    _t("combination:two_responses", _two_responses),
+    _t("combination:repeat_prompt", _repeat_prompt, prompt_to_repeat="nonempty"),
+    _t("startend:end_checker", _end_checker, end_phrase="str"),
+    _t("startend:quotation", _quotation),
+    _t("change_case:capital_word_frequency", _capital_word_frequency,
        capital_frequency="int", capital_relation="rel"),
-    _t("change_case:english_capital", _english_capital, "string.capital_letters"),
-    _t("change_case:english_lowercase", _english_lowercase, "string.lowercase_letters"),
-    _t("punctuation:no_comma", _no_comma, "string.comma"),
+    _t("change_case:english_capital", _english_capital),
+    _t("change_case:english_lowercase", _english_lowercase),
+    _t("punctuation:no_comma", _no_comma),
 ]}
 
 # %% ../../nbs/ifeval/21_profile.ipynb #3ab7f66d

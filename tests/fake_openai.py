@@ -1,0 +1,91 @@
+"""A local OpenAI-compatible `/v1/chat/completions` for runner tests and benchmarks (stdlib only, 127.0.0.1).
+
+Each answer is `answer_for(prompt)` (a hash of the prompt), so every answer is checkable. Faults are scripted:
+`plan[substring] = [fault, ...]` serves those faults (in order) to requests whose prompt contains `substring`;
+`storm_until = time` / `storm_n = N` answer every request (until then / the next N) with 429 + Retry-After; `always = fault` fails everything.
+A fault is ("status", code, retry_after) | ("stall", seconds) | ("malformed",). Every request is logged."""
+import hashlib, json, socket, threading, time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def answer_for(prompt: str) -> str:
+    return "ANSWER " + hashlib.sha256(prompt.encode()).hexdigest()[:12]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def log_message(self, *a): pass
+
+    def setup(self):   # headers and body go out in separate writes: without NODELAY, Nagle + delayed ACK add 40 ms
+        super().setup(); self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def do_POST(self):
+        srv = self.server.fake
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        prompt = next((m["content"] for m in reversed(body.get("messages", [])) if m.get("role") == "user"), "")
+        fault = srv.next_fault(prompt)
+        with srv.lock: srv.log.append(dict(prompt=prompt, time=time.time(), fault=fault and fault[0], body=body,
+                                           auth=self.headers.get("Authorization")))
+        if self.path.rstrip("/") != "/v1/chat/completions": return self._send(404, {"error": {"message": "no route"}})
+        if fault and fault[0] == "stall":
+            time.sleep(fault[1]); fault = None
+            try: return self._send(200, srv.completion(body, prompt))
+            except OSError: return
+        if fault and fault[0] == "malformed": return self._send(200, b'{"id": "x", "choices": [{"mess')
+        if fault: return self._send(fault[1], {"error": {"message": f"injected {fault[1]}" + (  # a 401 echoes the key, as providers do
+                                    f"; incorrect API key provided: {self.headers.get('Authorization', '')[7:]}" if fault[1] == 401 else ""), "type": "server_error"}},
+                                    fault[2] if len(fault) > 2 else None)
+        if srv.delay: time.sleep(srv.delay)
+        self._send(200, srv.completion(body, prompt))
+
+    def _send(self, code, obj, retry_after=None):
+        data = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
+        try:
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json"); self.send_header("Content-Length", str(len(data)))
+            if retry_after is not None: self.send_header("Retry-After", str(retry_after))
+            self.end_headers(); self.wfile.write(data)
+        except OSError: pass
+
+
+class FakeOpenAI:
+    "Start with `FakeOpenAI().start()`; `url` is the api_base; `stop()` when done."
+    def __init__(self, delay: float = 0.0, reasoning: bool = False):
+        self.delay, self.reasoning, self.lock = delay, reasoning, threading.Lock()
+        self.log, self.plan, self.storm_until, self.always, self.retry_after, self.storm_n = [], {}, 0.0, None, 0.05, 0
+
+    def next_fault(self, prompt):
+        with self.lock:
+            if self.always: return self.always
+            if time.time() < self.storm_until: return ("status", 429, self.retry_after)
+            if self.storm_n > 0:
+                self.storm_n -= 1; return ("status", 429, self.retry_after)
+            for k, faults in self.plan.items():
+                if k in prompt and faults: return faults.pop(0)
+        return None
+
+    def completion(self, body, prompt):
+        text = answer_for(prompt)
+        return {"id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": body.get("model"),
+                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+                "usage": {"prompt_tokens": len(prompt.split()), "completion_tokens": 2, "total_tokens": len(prompt.split()) + 2}}
+
+    def start(self):
+        self.httpd = type("S", (ThreadingHTTPServer,), {"request_queue_size": 256})(("127.0.0.1", 0), _Handler)  # default backlog 5 drops SYNs
+        self.httpd.daemon_threads, self.httpd.fake = True, self
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        return self
+
+    def stop(self):
+        self.httpd.shutdown(); self.httpd.server_close()
+
+    def prompts(self, ok_only=False):
+        with self.lock: return [r["prompt"] for r in self.log if not ok_only or r["fault"] is None]
+
+
+if __name__ == "__main__":   # run standalone: python tests/fake_openai.py [delay] -> prints the URL, serves until killed
+    import sys
+    f = FakeOpenAI(float(sys.argv[1]) if len(sys.argv) > 1 else 0.0).start()
+    print(f.url, flush=True)
+    while True: time.sleep(3600)
