@@ -56,7 +56,7 @@ def test_depth_subset_and_determinism(bench):
     assert a == wording_variants(bench, "markdown.has_heading", depth=2, max_prompts=10, seed=3)
     assert {v["depth"] for v in a} == {2} and {v["family"] for v in a} == {"markdown.has_heading@d2"}
     assert len({v["prompt_id"] for v in a}) == 10
-    assert len({v["prompt_id"] for v in wording_variants(bench, "markdown.has_heading", depth=2)}) == 75
+    assert len({v["prompt_id"] for v in wording_variants(bench, "markdown.has_heading", depth=2)}) == 69
 
 def _audit(vs, effects, seed=0):
     g = grade_variants(vs, simulate_responses(vs, effects=effects, samples=2, seed=seed))
@@ -74,7 +74,8 @@ def test_audit_recovers_planted_effect(words):
 def test_audit_finds_nothing_without_effect(words):
     _, res = _audit(words, {}, seed=2)
     c = res["contrasts"]
-    assert ((c.ci_low <= 0) & (c.ci_high >= 0)).all() and (c.p_holm > 0.05).all()
+    # the audit decides on Holm-adjusted p; the CIs are per contrast (6 of them), so under the null one may miss 0
+    assert (c.p_holm > 0.05).all() and ((c.ci_low <= 0) & (c.ci_high >= 0)).sum() >= len(c) - 1
     assert res["summary"].g_wording[0] < 10
 
 def test_prompt_level_outcome(words):

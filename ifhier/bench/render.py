@@ -79,8 +79,10 @@ def kind_sentence(kind:str,                  # the scope's kind
     out = _finish(ts[int(rng.integers(2))].replace("{alias}", _A), alias)
     return out + (_deeper(node.via, alias) if kind == "markdown" and node is not None else "")
 
-# %% ../../nbs/bench/31_render.ipynb #870654a3
-def _single(s:str)->bool: return s.startswith(_A + " ") and s.endswith(".") and not re.search(r"[.!?][\"']?\s+[A-Z]", s[:-1])
+# %% ../../nbs/bench/31_render.ipynb #7176a978
+def _single(s:str)->bool:
+    "Can `s` join a shared-subject merge: one sentence '{alias} ...' with no comma of its own?"
+    return s.startswith(_A + " ") and s.endswith(".") and "," not in s and not re.search(r"[.!?][\"']?\s+[A-Z]", s[:-1])
 
 def merge_sentences(sents:list,  # sentences of one scope, with `_A` standing for the alias
                     alias:str,   # the alias

@@ -37,7 +37,7 @@ def load_tasks(path:str|Path,  # JSONL with task_id, task, context, genre, keywo
     if not out: raise InputError(f"{path}: no tasks")
     return out
 
-# %% ../../nbs/bench/30_sampler.ipynb #963d343a
+# %% ../../nbs/bench/30_sampler.ipynb #6fe3fcde
 VOCAB_ROLES = {"key": "keys", "heading": "headings", "label": "labels"}
 _SNAKE = re.compile(r"[a-z]+(?:_[a-z]+)*")
 _TITLE = re.compile(r"[A-Z][A-Za-z']*(?: [A-Za-z][A-Za-z']*)*")
@@ -97,12 +97,12 @@ def load_vocab(path:str|Path|None=None,  # a structure vocabulary; None: the shi
 def genre_vocab(vocab:dict,  # from `load_vocab`
                 genre:str,   # a task's genre
                )->dict:      # kinds, code, fields {key: choices}, and names per role: key, heading, label
-    "The identifiers one genre draws from: its own names, then the shared ones."
+    "The identifiers one genre draws from (`key`, `heading`, `label`: its own names, then the shared ones; `own`: its own only)."
     e, common = vocab["genres"].get(genre) or {}, vocab.get("common") or {}
     if genre not in vocab["genres"]: raise InputError(f"genre {genre!r} has no entry in the structure vocabulary")
     fields = dict(e.get("fields") or {})
     names = {role: list(e.get(plural) or []) + (list(fields) if role == "key" else []) for role, plural in VOCAB_ROLES.items()}
-    return dict(kinds=tuple(e.get("kinds") or ()), code=bool(e.get("code")), fields=fields,
+    return dict(kinds=tuple(e.get("kinds") or ()), code=bool(e.get("code")), fields=fields, own=names,
                 **{role: ns + [c for c in common.get(VOCAB_ROLES[role]) or [] if c not in ns] for role, ns in names.items()})
 
 def admissible_formats(task:dict,          # a seed task
@@ -152,7 +152,7 @@ def child_kind(rng:np.random.Generator,  # the tree's random generator
     if not w: raise ParamError(f"no admissible container kind under a {chain[-1].kind} scope")
     return _choose(rng, w)
 
-# %% ../../nbs/bench/30_sampler.ipynb #92e66455
+# %% ../../nbs/bench/30_sampler.ipynb #8e4f40c5
 def fights_context(phrase:str,  # a pool entry
                    text:str,    # the task and its context
                   )->bool:      # True: the text spells `phrase` only another way
@@ -188,7 +188,10 @@ def draw_params(cid:str,                  # constraint type id
             p = p.at(place)
             if caps and name in caps: p = dataclasses.replace(p, **caps[name])
             if p.optional and (getattr(p, "lo", 0) > getattr(p, "hi", 1) or rng.random() < 0.5): continue   # an empty domain: not here
-            src = vocab[p.vocab] if getattr(p, "vocab", "") and vocab else ctx.get("pool", [])
+            src = ctx.get("pool", [])
+            if getattr(p, "vocab", "") and vocab:   # the genre's own names while enough are free, then the shared ones too
+                own = vocab.get("own", {}).get(p.vocab, [])
+                src = own if len(free_pool(own, used + words)) >= getattr(p, "hi", 1) else vocab[p.vocab]
             v = p.sample(rng, dict(ctx, pool=free_pool(src, used + words)))
             params[name] = v
             words += lexical_values(p, v)

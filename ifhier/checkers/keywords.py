@@ -100,7 +100,7 @@ def not_contains(text:str,   # the scope's text
     if hits: return bad(f"found {', '.join(hits)}; needed none")
     return ok(f"none of {quote_join(words, 'or', chr(39))}")
 
-# %% ../../nbs/checkers/11_keywords.ipynb #7a381a3b
+# %% ../../nbs/checkers/11_keywords.ipynb #6a058540
 _LEAD = re.compile(r"^[\s#>*_\"“'‘]*")
 def _isw(c): return c.isalnum() or c == "_"
 
@@ -137,7 +137,7 @@ def _mutate_end_checker(t, end_phrase): return t.rstrip() + " Indeed.", "Indeed"
 
 @constraint("string.end_checker", "content", {"string"},
     params=dict(end_phrase=TextParam(lexical=False, options=_END_PHRASES)),
-    templates=('{alias} must end with the exact phrase "{end_phrase}". No other words or characters should follow it.',
+    templates=('{alias} must end with the exact phrase "{end_phrase}" with no other words or characters after it.',
                'Finish {alias} with "{end_phrase}" and write nothing after it.',
                'The last words of {alias} must be "{end_phrase}", with nothing following.'),
     conflicts={"string.postscript"}, aliases={"startend:end_checker"},
