@@ -43,7 +43,7 @@ def test_variants_differ_only_in_the_audited_type(bench, cid):
             sents, off = [p[j][1] for p in per], int(node.kind != "string")
             if all(c != cid for c, _ in node.constraints): assert all(s == sents[0] for s in sents); continue
             assert all(s[:off] == sents[0][:off] for s in sents)
-            if len(sents[0]) == off + len(node.constraints):
+            if all(len(s) == off + len(node.constraints) for s in sents):   # unmerged in every variant (merging depends on the wording)
                 for n, (c, _) in enumerate(node.constraints):
                     if c != cid: assert {s[off + n] for s in sents} == {sents[0][off + n]}
         tree = ConstraintNode.from_json(rec["tree"])
@@ -56,7 +56,7 @@ def test_depth_subset_and_determinism(bench):
     assert a == wording_variants(bench, "markdown.has_heading", depth=2, max_prompts=10, seed=3)
     assert {v["depth"] for v in a} == {2} and {v["family"] for v in a} == {"markdown.has_heading@d2"}
     assert len({v["prompt_id"] for v in a}) == 10
-    assert len({v["prompt_id"] for v in wording_variants(bench, "markdown.has_heading", depth=2)}) == 58
+    assert len({v["prompt_id"] for v in wording_variants(bench, "markdown.has_heading", depth=2)}) == 69
 
 def _audit(vs, effects, seed=0):
     g = grade_variants(vs, simulate_responses(vs, effects=effects, samples=2, seed=seed))
@@ -74,7 +74,8 @@ def test_audit_recovers_planted_effect(words):
 def test_audit_finds_nothing_without_effect(words):
     _, res = _audit(words, {}, seed=2)
     c = res["contrasts"]
-    assert ((c.ci_low <= 0) & (c.ci_high >= 0)).all() and (c.p_holm > 0.05).all()
+    # the audit decides on Holm-adjusted p; the CIs are per contrast (6 of them), so under the null one may miss 0
+    assert (c.p_holm > 0.05).all() and ((c.ci_low <= 0) & (c.ci_high >= 0)).sum() >= len(c) - 1
     assert res["summary"].g_wording[0] < 10
 
 def test_prompt_level_outcome(words):

@@ -41,7 +41,7 @@ CONTENT_TYPES = ("string.string_length", "string.num_words", "string.num_sentenc
     "string.highlight_section", "string.placeholder", "string.postscript", "string.value_in_set",
     "string.constrained_response", "string.two_responses", "string.repeat_prompt")
 
-# %% ../../nbs/checkers/15_combination.ipynb #562994d4
+# %% ../../nbs/checkers/15_combination.ipynb #d5cccad7
 def _witness_value_in_set(spec, values): spec.exact = list(values)
 
 def _mutate_value_in_set(t, values): return "something else", "something else"
@@ -67,10 +67,10 @@ def _witness_constrained_response(spec, values): spec.exact = list(values)
 def _mutate_constrained_response(t, values): return t.strip() + " Indeed", "Indeed"
 
 @constraint("string.constrained_response", "content", {"string"}, params=dict(values=ValueSetParam(sets=_ANSWER_SETS)),
-    templates=("Your answer must be exactly one of: {values_joined}.",
+    templates=("{alias} must be exactly one of {values_joined}, written exactly like that.",
                "{alias} must consist of one of the following and nothing else: {values_joined}.",
-               "Reply with exactly one of {values_joined}, word for word, as {alias}."),
-    derived=dict(values_joined=_values_joined), root_only=True, aliases={"detectable_format:constrained_response"},
+               "For {alias}, write exactly one of {values_joined}, word for word."),
+    derived=dict(values_joined=_values_joined), aliases={"detectable_format:constrained_response"},
     conflicts=set(CONTENT_TYPES) - {"string.constrained_response"},
     examples=[("My answer is yes\n", dict(values=["My answer is yes.", "My answer is no."]), True),
               ("Yes.", dict(values=["Yes", "No"]), True), ("yes", dict(values=["Yes", "No"]), False),
