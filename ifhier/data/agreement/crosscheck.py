@@ -1,6 +1,6 @@
 """Compare today's strict checker with the hand labels of `answers.jsonl`; print every differing label.
 
-Run from the repository root: `python data/agreement/crosscheck.py` (writes nothing).
+Run from the repository root: `python ifhier/data/agreement/crosscheck.py` (writes nothing).
 """
 import json, pathlib, collections
 from ifhier.check import check
