@@ -159,7 +159,7 @@ def _first_by_name(items, name, profile="strict")->dict:
     for it in items: out.setdefault(norm_name(name(it), profile), it)
     return out
 
-# %% ../nbs/02_scopes.ipynb #3e068af5
+# %% ../nbs/02_scopes.ipynb #9497d3d3
 _FENCE = re.compile(r"^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)(`{3,}|~{3,})([^\n]*)$", re.M)
 
 class CodeBlock(NamedTuple):
@@ -182,7 +182,7 @@ def _fences(t:str)->tuple[list, list[CodeBlock]]:
         code = t[m.end() + 1:body_end] if m.end() + 1 <= body_end else ""
         w = len(m[1].expandtabs(4))
         if w: code = "\n".join(l[min(w, len(l) - len(l.lstrip(" "))):] for l in code.split("\n"))
-        spans.append((m.start(), end)); blocks.append(CodeBlock((m[3].split() or [""])[0].lower(), code))
+        spans.append((m.start(2), end)); blocks.append(CodeBlock((m[3].split() or [""])[0].lower(), code))
         i = len(cands) if j is None else j + 1
     return spans, blocks
 
