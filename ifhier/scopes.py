@@ -16,7 +16,7 @@ __all__ = ['LOOSE_TOLERANCES', 'PROFILES', 'VIA_KINDS', 'Tolerance', 'tolerance'
            'parse_list', 'parse_json', 'find_json', 'scope_text', 'parse_located', 'parse_scope', 'loose_region',
            'via_subject', 'extract_child', 'Located', 'locate_child']
 
-# %% ../nbs/02_scopes.ipynb #c8f9521a
+# %% ../nbs/02_scopes.ipynb #e95e1adc
 class Tolerance(NamedTuple):
     "One loose-profile tolerance: `name`, the `hook` where it applies, its `rule` (a regex) and a `doc` line."
     name: str
@@ -32,11 +32,11 @@ LOOSE_TOLERANCES = (
     Tolerance("fenced-answer", "scope", re.compile(r"\A[ \t]*(`{3,}|~{3,})[ \t]*(?:markdown|md|text|)[ \t]*\n(.*)\n[ \t]*\1[`~]*[ \t]*\Z", re.S | re.I),
               "a whole Markdown or labeled answer wrapped in one ```markdown / ```md / ``` fence: the fence's content is the scope"),
     Tolerance("decorated-name", "name", re.compile(rf"\A(?:\d{{1,3}}[.)][ \t]+|(?:{_EMO}+\ufe0f?[ \t]*)+)|(?<=\w)[ \t]*(?:[.!]|(?:\ufe0f?{_EMO})+)\Z"),
-              "heading and label names match after dropping numbering ('1. Vote'), a leading or trailing emoji and a trailing period"),
+              "heading and label names match after dropping numbering ('1. Vote'), a leading or trailing emoji and a trailing period, with hyphens read as spaces ('Sign-off' is 'sign off')"),
     Tolerance("setext-heading", "heading", re.compile(r"^[ \t]{0,3}(\S[^\n]*?)[ \t]*\n[ \t]{0,3}(=+|-{2,})[ \t]*$", re.M),
               "setext headings (a one-line paragraph underlined with === or ---) are headings, level 1 and 2"),
     Tolerance("decorated-label", "label", re.compile(r"^[ \t]{0,3}(?:(?:\d{1,9}[.)]|[-*+\u2022]|#{1,6})[ \t]+)?(?:\*\*|__|\*|_)?([^\W_][^:\n]*?)[ \t]*(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(?:[ \t]+(.*)|[ \t]*)$", re.M),
-              "label lines written '1. Summary:', '*Summary:*', '### Summary:' or '- **Summary:**' are label lines, for a label the tree asks for"),
+              "label lines written '1. Summary:', '*Summary:*', '### Summary:' or '- **Summary:**' are label lines when a label the tree asks for at this scope is written that way (then every line decorated the same way is a label line)"),
     Tolerance("lead-in", "label", None,
               "a first label line with nothing under it (a lead-in such as 'Here is the breakdown:'), whose name the tree does not ask for, is not a section"),
     Tolerance("trailing-rule", "section", re.compile(r"\n[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*(?:\n[ \t]*)*(?:[^\n]*\S[^\n]*)?\s*\Z"),
@@ -128,7 +128,7 @@ def _region(pieces:list, n:int)->tuple:
     last = max((q for q in pieces if q[0] < n), key=lambda q: q[0])
     return pieces[0][1], last[1] + min(n - last[0], last[2])
 
-# %% ../nbs/02_scopes.ipynb #5540cb19
+# %% ../nbs/02_scopes.ipynb #3977e34e
 _CLOSING = re.compile(r"(?:^|\s+)#+$")
 _EMPH = ("**", "__", "*", "_")
 PROFILES = ("strict", "loose")
@@ -143,6 +143,8 @@ def _trim(s:str)->str:
             if len(s) > 2 * len(e) and s.startswith(e) and s.endswith(e): s = s[len(e):-len(e)]; break
     return s
 
+_HYPHEN = re.compile(r"(?<=\w)[-\u2010\u2011\u2013](?=\w)")
+
 def norm_name(name:str,          # a heading or label as written or as named in a prompt
               profile:str="strict", # "loose" also drops numbering, a leading emoji and a trailing period
              )->str:             # the matching key
@@ -151,6 +153,7 @@ def norm_name(name:str,          # a heading or label as written or as named in 
     if profile == "loose":
         prev = None
         while s != prev: prev, s = s, _trim(tolerance("decorated-name").rule.sub("", s))
+        s = _HYPHEN.sub(" ", s)
     return " ".join(s.split()).casefold()
 
 def _first_by_name(items, name, profile="strict")->dict:
@@ -259,7 +262,7 @@ def parse_markdown(text:str,            # a Markdown document
         lv.append(level); nm.append(name); st.append(min(body, len(t))); en.append(len(t))
     return MarkdownDoc(t, tuple(map(Heading, lv, nm, st, en)), tuple(blocks), profile)
 
-# %% ../nbs/02_scopes.ipynb #d328b1d0
+# %% ../nbs/02_scopes.ipynb #c0455942
 _LABEL = re.compile(r"^(?! {0,3}\d{1,9}[.)](?:[ \t]|$)) {0,3}(?:\*\*|__)?([^\W_][^:\n]*?)[ \t]*(?:\*\*|__)?[ \t]*:"
                     r"(?:\*\*|__)?(?:[ \t]+(.*)|[ \t]*)$", re.M)
 
@@ -293,6 +296,10 @@ class LabeledDoc:
 
 def _label_clean(m)->bool: return 1 <= len(m[1].split()) <= 6
 
+def _style(t:str, m)->str:
+    "How a decorated label line is decorated: the text before its name, digits read as 0 ('1. **' -> '0. **')."
+    return re.sub(r"\d+", "0", t[m.start():m.start(1)].strip())
+
 def parse_labeled(text:str,             # text in `Label: ...` sections
                   profile:str="strict",  # "loose" adds decorated label lines for `wanted` labels, drops a lead-in
                   wanted:tuple=(),       # (loose) the labels the tree asks for at this scope
@@ -304,8 +311,10 @@ def parse_labeled(text:str,             # text in `Label: ...` sections
     if _loose(profile):
         want = {norm_name(w, profile) for w in wanted}
         have = {m.start() for m in found}
-        found += [m for m in tolerance("decorated-label").rule.finditer(t) if m.start() not in have and out(m.start())
-                  and 1 <= len(m[1].split()) <= 6 and norm_name(m[1], profile) in want]
+        deco = [m for m in tolerance("decorated-label").rule.finditer(t) if m.start() not in have and out(m.start())
+                and 1 <= len(m[1].split()) <= 6]
+        styles = {_style(t, m) for m in deco if norm_name(m[1], profile) in want}   # the decoration wanted labels use
+        found += [m for m in deco if _style(t, m) in styles]
         found.sort(key=lambda m: m.start())
         if len(found) > 1 and norm_name(found[0][1], profile) not in want and not (found[0][2] or "").strip() \
            and not t[found[0].end():found[1].start()].strip():
