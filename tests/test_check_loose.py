@@ -72,3 +72,26 @@ def test_loose_never_below_strict(pair, pre, post, crlf):
     assert [v.node_path for v in s] == [v.node_path for v in l]
     worse = [(a.node_path, a.constraint, a.reason, b.reason) for a, b in zip(s, l) if a.passed and not b.passed]
     assert not worse, worse
+
+def test_witness_and_mutants_under_both_profiles():
+    "Over a sample of the shipped benchmark (every 15th prompt; the full run also gives 100%, about 10 s)."
+    from ifhier.bench.mutate import mutation_table
+    for pf in ("strict", "loose"):
+        assert all(v.passed for r in _RECS for v in check(r["tree"], witness_response(r["tree"]), profile=pf))
+        df = mutation_table(_RECS, profile=pf)
+        assert len(df) > 100 and df.killed.all(), df[~df.killed]
+
+def test_cli_score_loose(tmp_path):
+    import json
+    from ifhier.cli import call
+    bench = tmp_path / "b.jsonl"; resp = tmp_path / "r.jsonl"; out = tmp_path / "s.jsonl"
+    recs = [r for r in _RECS if r["tree"]["kind"] == "json"][:2]
+    bench.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    resp.write_text("".join(json.dumps(dict(prompt_id=r["id"], sample=0, model="m",
+                                            response="Sure!\n" + witness_response(r["tree"]) + "\nBye")) + "\n" for r in recs))
+    code, so, se = call("score", "--bench", str(bench), "--responses", str(resp), "--out", str(out), "--loose")
+    assert code == 0, se
+    rows = [json.loads(l) for l in out.read_text().splitlines()]
+    by = {pf: [r["verdict"] for r in rows if r["profile"] == pf] for pf in ("strict", "loose")}
+    assert set(by["loose"]) == {"pass"} and "pass" not in set(by["strict"]) and len(by["strict"]) == len(by["loose"])
+    assert "loose" in so and "strict" in so
