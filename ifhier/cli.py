@@ -71,7 +71,7 @@ def _bench_commands(sub):
     p.add_argument("--api-base", help="endpoint URL for OpenAI-compatible servers")
     p.add_argument("--concurrency", type=positive_int, default=4, help="requests in flight at most")
 
-# %% ../nbs/90_cli.ipynb #runcmdcd
+# %% ../nbs/90_cli.ipynb #46a170da
 def _run_commands(sub):
     p = command(sub, "run", "ifhier.run.runner:cli_run", "answer a prompt file with a model (litellm) or an offline responder into a run directory",
                 reads=("bench", "router", "config"), writes=("out",), resumes=True)
@@ -92,8 +92,7 @@ def _run_commands(sub):
     p.add_argument("--system", help="system message")
     p.add_argument("--config", help="YAML/JSON file of extra litellm parameters (top_p, extra_body, ...)")
 
-
-# %% ../nbs/90_cli.ipynb #1890360f
+# %% ../nbs/90_cli.ipynb #602ca98a
 def _score_commands(sub):
     p = command(sub, "score", "ifhier.report.score:cli_score", "score responses against the benchmark's constraint trees (one row per prompt, sample, constraint)",
                 reads=("bench", "responses"), writes=("out",))
@@ -101,6 +100,7 @@ def _score_commands(sub):
     p.add_argument("--responses", required=True, help="a run directory or its responses.jsonl (prompt_id, sample, model, response, error)")
     p.add_argument("--out", required=True, help="score table to write: .jsonl or .csv (coverage goes to OUT.summary.json)")
     p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
+    p.add_argument("--loose", action="store_true", help="also score under the loose profile (rows told apart by the 'profile' column)")
     s = group(sub, "ifeval", "the IFEval profile: score IFEval-format data exactly as IFEval does")
     p = command(s, "score", "ifhier.ifeval.score:cli_score", "score an IFEval response file, strict or loose or both",
                 reads=("input", "responses"), writes=("out", "out_dir"))
@@ -113,7 +113,7 @@ def _score_commands(sub):
     p.add_argument("--letter-policy", choices=("literal", "reference-random"), default="literal", help="how a non-letter 'letter' kwarg is scored")
     p.add_argument("--seed", type=seed_int, default=0, help="seed for --letter-policy reference-random")
 
-# %% ../nbs/90_cli.ipynb #e5f0e9bd
+# %% ../nbs/90_cli.ipynb #e5752e5a
 def _report_commands(sub):
     p = command(sub, "report", "ifhier.report.write:cli_report", "report runs side by side like the paper: accuracy by depth, hardest types, failure modes, reasoning order",
                 reads=("bench",), writes=("out",))
@@ -125,7 +125,7 @@ def _report_commands(sub):
     p.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap replicates over prompts")
     p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
 
-# %% ../nbs/90_cli.ipynb #44e5880d
+# %% ../nbs/90_cli.ipynb #21c8f14f
 def _wise_commands(sub):
     w = group(sub, "wise", "wording audits (WISE): build, answer offline, grade, analyze, agreement")
     p = command(w, "build", "ifhier.wise.commands:cli_build", "write the matched WISE prompts, or with --constraint the wording variants of one constraint type",
@@ -188,7 +188,7 @@ def _catalog_commands(sub):
     p = command(sub, "catalog", "ifhier.catalog:cli_catalog", "list the constraint types declared in the registry")
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
 
-# %% ../nbs/90_cli.ipynb #0eea0568
+# %% ../nbs/90_cli.ipynb #ff0f53de
 COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _wise_commands, _catalog_commands, _report_commands]
 
 def build_parser()->argparse.ArgumentParser:
@@ -262,7 +262,6 @@ def call(*argv)->tuple:
         except SystemExit as e: code = e.code if isinstance(e.code, int) else 2
     return code, out.getvalue(), err.getvalue()
 
-
-# %% ../nbs/90_cli.ipynb #mainguard
+# %% ../nbs/90_cli.ipynb #c261820d
 #| eval: false
 if __name__ == "__main__": sys.exit(main())   # `python -m ifhier.cli ...`

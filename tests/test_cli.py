@@ -31,7 +31,7 @@ def test_build_witness_score_pipeline(tmp_path):
     assert code == 0 and "prompt_acc" in out
     df = pd.read_csv(scores)
     assert set(df.verdict) == {"pass"} and df.prompt_id.nunique() == 20
-    assert list(df.columns) == ["prompt_id", "sample", "depth", "node_path", "constraint", "verdict", "reason", "params", "model"]
+    assert list(df.columns) == ["prompt_id", "sample", "depth", "node_path", "constraint", "verdict", "reason", "params", "model", "profile"]
     code, _, _ = call("score", "--bench", bench, "--responses", run / "responses.jsonl", "--out", tmp_path / "s.jsonl")
     assert code == 0 and len(pd.read_json(tmp_path / "s.jsonl", lines=True)) == len(df)
 

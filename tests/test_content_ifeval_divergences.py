@@ -28,8 +28,10 @@ CASES = [
      "* a\n---\n*b* c", True, False),
     ("detectable_format:number_highlighted_sections", dict(num_highlights=2), "string.highlight_section", dict(n=2),
      "**bold** and *it*", True, False),                                               # bold counts in IFEval only
-    ("keywords:existence", dict(keywords=["cat"]), "string.contains", dict(words=["cat"]),
-     "Education matters.", True, False),                                              # substring vs whole word
+    ("keywords:existence", dict(keywords=["open enrollment"]), "string.contains", dict(words=["open enrollment"]),
+     "Open\nenrollment now.", False, True),                                           # regex vs whitespace-insensitive
+    ("keywords:forbidden_words", dict(forbidden_words=["email"]), "string.not_contains", dict(words=["email"]),
+     "Send weekly emails.", True, False),                                             # whole word vs substring
     ("keywords:frequency", dict(keyword="art", frequency=1, relation="at least"), "string.keyword_frequency",
      dict(specs=[dict(keyword="art", rel="at least", n=1)]), "We start now.", True, False),
     ("change_case:english_capital", {}, "string.capital_letters", {}, "YES", False, True),   # langdetect says cy

@@ -27,7 +27,7 @@ def spec_of(constraints:list,  # [(constraint id, params)] of one string scope
         hook(spec, **params)
     return spec
 
-# %% ../../nbs/bench/32a_leaves.ipynb #2695a0b4
+# %% ../../nbs/bench/32a_leaves.ipynb #8f50b398
 VOCAB = tuple(sorted(set("""
 able about above across active after again ahead allow almost alone along always among amount angle animal
 answer apart apple area around autumn avoid away baby back balance ball band bank basket beach beauty before
@@ -80,8 +80,10 @@ class Filler:
     avoid_words: frozenset = frozenset()   # lower-case tokens that must never appear
     avoid_letters: frozenset = frozenset() # letters with an upper bound in this scope
     seed: int = 0
+    avoid_inside: frozenset = frozenset()  # lower-case strings no filler word may contain (forbidden substrings)
+    def _inside(self, w:str)->bool: return any(x in w for x in self.avoid_inside)
     def __post_init__(self):
-        ok = [w for w in VOCAB if w not in self.avoid_words and not set(w) & self.avoid_letters]
+        ok = [w for w in VOCAB if w not in self.avoid_words and not set(w) & self.avoid_letters and not self._inside(w)]
         if not ok: raise WitnessError("filler: no usable filler words")
         rng, self.by_len = np.random.default_rng(self.seed), {}
         for w in ok: self.by_len.setdefault(len(w), []).append(w)
@@ -94,7 +96,7 @@ class Filler:
         return self.by_len[L][k % len(self.by_len[L])]
     def carrier(self, letter:str)->str:
         "A word with exactly one `letter` and none of the avoided letters, or the letter doubled."
-        ws = [w for w in VOCAB if w.count(letter) == 1 and w not in self.avoid_words
+        ws = [w for w in VOCAB if w.count(letter) == 1 and w not in self.avoid_words and not self._inside(w)
               and not (set(w) - {letter}) & self.avoid_letters]
         k = self.used[letter] = self.used.get(letter, -1) + 1
         return ws[(k * 7 + self.seed) % len(ws)] if ws else letter * 2
@@ -165,7 +167,7 @@ def _sentence(toks:list, lead:str|None=None)->str:
     s = " ".join(([lead] if lead else []) + toks)
     return s[0].upper() + s[1:] + "."
 
-# %% ../../nbs/bench/32a_leaves.ipynb #e5f02933
+# %% ../../nbs/bench/32a_leaves.ipynb #1e167d53
 def _lead(spec, gi:int)->str|None:
     "The word(s) the first sentence of paragraph `gi` must open with."
     if spec.first and spec.first[0] == gi + 1: return spec.first[1]
@@ -204,9 +206,10 @@ def render_leaf(spec:LeafSpec,  # what the scope needs
     if spec.exact: return spec.exact[seed % len(spec.exact)]
     avoid = {t.casefold() for p in list(spec.need) + list(spec.forbid) for t in p.split()}
     caps_letters = frozenset(c for c, (lo, hi) in spec.letters.items() if hi < INF)
-    fill = Filler(frozenset(avoid), caps_letters, seed)
+    inside = frozenset(t.casefold() for p in spec.forbid for t in p.split())
+    fill = Filler(frozenset(avoid), caps_letters, seed, inside)
     out = _body(spec, kn, fill)
-    if spec.two: out += "\n******\n" + _body(spec, kn, Filler(frozenset(avoid), caps_letters, seed + 101))
+    if spec.two: out += "\n******\n" + _body(spec, kn, Filler(frozenset(avoid), caps_letters, seed + 101, inside))
     if spec.repeat: out = spec.repeat + "\n\n" + out
     if spec.quote: out = f'"{out}"'
     if spec.case == "upper": out = out.upper()

@@ -16,7 +16,7 @@ from .witness import Ctx, realise, witness_response
 # %% auto #0
 __all__ = ['mutants', 'mutation_table', 'kill_rates']
 
-# %% ../../nbs/bench/35_mutate.ipynb #7622c8eb
+# %% ../../nbs/bench/35_mutate.ipynb #8404ce6b
 def _index(r:Real, out:dict)->dict:
     out[r.path] = r
     for _, v in r.parts:
@@ -39,13 +39,14 @@ def mutants(tree:ConstraintNode|dict, seed:int=0)->list[dict]:
 
 def mutation_table(records:list,  # benchmark records
                    limit:int|None=None,  # stop after this many mutants
+                   profile:str="strict", # the checker profile: "strict" or "loose"
                   )->pd.DataFrame:       # prompt_id, node_path, constraint, killed, named, collateral, reason, needle
     "Run every mutant of `records`; one row per mutated constraint."
     rows = []
     for rec in records:
         tree = ConstraintNode.from_json(rec["tree"])
         for m in mutants(tree):
-            vs = check(tree, m["response"])
+            vs = check(tree, m["response"], profile=profile)
             same = [v for v in vs if v.node_path == m["node_path"] and v.constraint == m["constraint"]]
             t = same[m["which"]] if len(same) > m["which"] else None
             rows.append(dict(prompt_id=rec["id"], depth=rec["depth"], node_path=m["node_path"], constraint=m["constraint"],

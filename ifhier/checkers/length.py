@@ -18,7 +18,7 @@ __all__ = ['string_length', 'num_words', 'num_sentences', 'WordParam', 'nth_para
 def _witness_string_length(spec, min_chars, max_chars): spec.chars = meet(spec.chars, (min_chars, max_chars))
 
 def _mutate_string_length(t, min_chars, max_chars):
-    t2 = insert_mid(t, "~" * (max_chars - len(t.strip()) + 1))
+    t2 = insert_mid(t, "x" * (max_chars - len(t.strip()) + 1))   # not ~: a run of ~ can open a code fence
     return t2, f"{len(t2.strip())} characters"
 
 @constraint("string.string_length", "content", {"string"},

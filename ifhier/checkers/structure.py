@@ -233,7 +233,7 @@ def has_heading(scope:MarkdownDoc,  # the parsed document
     if missing: return bad(f"no heading {_q(missing)}; found {_q([h.name for h in scope.headings])}")
     return ok(f"has the heading{'s' if len(headings) > 1 else ''} {_q(headings)}")
 
-# %% ../../nbs/checkers/10_structure.ipynb #05a47f75
+# %% ../../nbs/checkers/10_structure.ipynb #e30f6662
 def _witness_has_code_block(box, language): box.code = language
 
 _COMMENT = {"python": "# note", "bash": "# note", "sql": "-- note", "html": "<!-- note -->"}
@@ -262,7 +262,7 @@ def has_code_block(scope:MarkdownDoc,  # the parsed document
     if not blocks:
         found = _q(sorted({b.language or "unlabelled" for b in scope.code_blocks}))
         return bad(f"no non-empty {language} code block; found {found}")
-    comments = [find_comment(b.code, lang) for b in blocks]
+    comments = [find_comment(b.code, b.language or lang) for b in blocks]
     if None in comments: return ok(f"a {language} code block without comments")
     return bad(f"every {language} code block has a comment, e.g. '{comments[0]}'")
 
