@@ -155,7 +155,7 @@ def score_chunk(trees:dict,   # {tree index: tree JSON text} for the trees this 
         except Exception as e: out.append(_bad_record(f"scoring error: {type(e).__name__}", opts[0]))
     return out
 
-# %% ../../nbs/reward/85_reward.ipynb #7a189ed9
+# %% ../../nbs/reward/85_reward.ipynb #8e6d7c1d
 def _tree_json(record, memo:dict)->str:
     "JSON text of `record`'s tree, computed once per distinct tree object."
     t = record.get("tree", record) if isinstance(record, dict) and "kind" not in record else record
@@ -165,19 +165,28 @@ def _tree_json(record, memo:dict)->str:
         memo[id(t)] = js
     return js
 
-def _chunks(records, completions, finish_reasons, chunksize:int)->list:
-    "Split the batch into `(trees, items)` chunk payloads."
-    memo, index, out = {}, {}, []
-    for lo in range(0, len(records), chunksize):
+def _chunks(records, completions, finish_reasons, chunksize:int, keep:list|None=None):
+    "Yield `(trees, items)` chunk payloads for the rows `keep` (default: all), lazily so workers start at once."
+    memo, index = {}, {}
+    rows = range(len(records)) if keep is None else keep
+    for lo in range(0, len(rows), chunksize):
         trees, items = {}, []
-        for j in range(lo, min(lo + chunksize, len(records))):
+        for j in rows[lo:lo + chunksize]:
             i = index.setdefault(js := _tree_json(records[j], memo), len(index))
             trees[i] = js
             items.append((i, completions[j], finish_reasons[j] if finish_reasons is not None else None))
-        out.append((trees, items))
-    return out
+        yield trees, items
 
-# %% ../../nbs/reward/85_reward.ipynb #0927bcc1
+def _distinct(records, completions, finish_reasons)->tuple[list, list]:
+    "Rows to score and, per row, which scored row it copies: identical (tree, text completion, finish reason) once."
+    memo, first, keep, src = {}, {}, [], []
+    for j, c in enumerate(completions):
+        k = (_tree_json(records[j], memo), c, finish_reasons[j] if finish_reasons is not None else None) if isinstance(c, str) else j
+        if (at := first.get(k)) is None: at = first[k] = len(keep); keep.append(j)
+        src.append(at)
+    return keep, src
+
+# %% ../../nbs/reward/85_reward.ipynb #253e3431
 def reward_batch(records:Sequence,          # records with `tree` (or trees), one per completion
                  completions:Sequence,      # the completions, same length as `records`
                  mode:str="partial",        # "partial" | "binary" | "vector"
@@ -190,27 +199,36 @@ def reward_batch(records:Sequence,          # records with `tree` (or trees), on
                  executor:Executor|None=None,  # any concurrent.futures Executor (overrides `workers`)
                  chunksize:int|None=None,   # completions per chunk (default: ~8 chunks per worker, 64-4096)
                  mp_context=None,           # multiprocessing context for `workers=N` (e.g. get_context("spawn"))
+                 dedup:bool=True,           # score each distinct (tree, text completion, finish reason) once
                 )->list:                    # one reward (or vector) per completion, in input order
     "Score `completions[i]` against `records[i]` for every i, in chunks on a process pool; never raises on the data."
     opts = _options(mode, profile, think, unfinished, unfinished_factor)
     n = len(records)
     if len(completions) != n: raise InputError(f"{n} records but {len(completions)} completions")
     if finish_reasons is not None and len(finish_reasons) != n: raise InputError(f"{n} records but {len(finish_reasons)} finish reasons")
+    keep, src = _distinct(records, completions, finish_reasons) if dedup else (None, None)
+    m = n if keep is None else len(keep)
     par = executor is not None or workers > 0
-    chunksize = chunksize or max(64, min(4096, -(-n // (8 * max(1, workers if executor is None else 2)))))
-    chunks = _chunks(records, completions, finish_reasons, chunksize)
-    if not par: return [r for t, it in chunks for r in score_chunk(t, it, opts)]
-    own = executor is None
-    ex = ProcessPoolExecutor(workers, mp_context=mp_context) if own else executor
-    try: return _gather(ex, chunks, opts)
-    finally:
-        if own: ex.shutdown(wait=True, cancel_futures=True)
+    chunksize = chunksize or max(64, min(4096, -(-m // (8 * max(1, workers if executor is None else 2)))))
+    chunks = _chunks(records, completions, finish_reasons, chunksize, keep)
+    if not par: out = [r for t, it in chunks for r in score_chunk(t, it, opts)]
+    else:
+        own = executor is None
+        ex = ProcessPoolExecutor(workers, mp_context=mp_context) if own else executor
+        try: out = _gather(ex, chunks, opts)
+        finally:
+            if own: ex.shutdown(wait=True, cancel_futures=True)
+    if src is None: return out
+    return [out[k] for k in src] if mode != "vector" else [[dict(e) for e in out[k]] for k in src]
 
 def _gather(ex:Executor, chunks:list, opts:tuple)->list:
     "Submit every chunk to `ex`, collect in order; a failed chunk is re-scored here."
-    try: futs = [ex.submit(score_chunk, t, it, opts) for t, it in chunks]
-    except Exception: futs = [None] * len(chunks)
-    out, failed = [], []
+    futs, done = [], []
+    for t, it in chunks:                                       # submitted as they are built: workers start at once
+        try: futs.append(ex.submit(score_chunk, t, it, opts))
+        except Exception: futs.append(None)
+        done.append((t, it))
+    chunks, out, failed = done, [], []
     for f, (t, it) in zip(futs, chunks):
         try: res = f.result() if f is not None else None
         except Exception as e: res = None; failed.append(type(e).__name__)
