@@ -71,13 +71,14 @@ def _bench_commands(sub):
     p.add_argument("--api-base", help="endpoint URL for OpenAI-compatible servers")
     p.add_argument("--concurrency", type=positive_int, default=4, help="requests in flight at most")
 
-# %% ../nbs/90_cli.ipynb #1890360f
+# %% ../nbs/90_cli.ipynb #5fa32376
 def _score_commands(sub):
     p = command(sub, "score", "ifhier.report.score:cli_score", "score responses against the benchmark's constraint trees (one row per prompt, sample, constraint)",
                 reads=("bench", "responses"), writes=("out",))
     p.add_argument("--bench", required=True, help="benchmark JSONL (ifhier build)")
     p.add_argument("--responses", required=True, help="responses.jsonl of a run (prompt_id, sample, model, response)")
     p.add_argument("--out", required=True, help="score table to write: .jsonl or .csv")
+    p.add_argument("--loose", action="store_true", help="also score under the loose profile (rows told apart by the 'profile' column)")
     s = group(sub, "ifeval", "the IFEval profile: score IFEval-format data exactly as IFEval does")
     p = command(s, "score", "ifhier.ifeval.score:cli_score", "score an IFEval response file, strict or loose or both",
                 reads=("input", "responses"), writes=("out", "out_dir"))
@@ -90,7 +91,7 @@ def _score_commands(sub):
     p.add_argument("--letter-policy", choices=("literal", "reference-random"), default="literal", help="how a non-letter 'letter' kwarg is scored")
     p.add_argument("--seed", type=seed_int, default=0, help="seed for --letter-policy reference-random")
 
-# %% ../nbs/90_cli.ipynb #44e5880d
+# %% ../nbs/90_cli.ipynb #2d1e137d
 def _wise_commands(sub):
     w = group(sub, "wise", "wording audits (WISE): build, answer offline, grade, analyze, agreement")
     p = command(w, "build", "ifhier.wise.commands:cli_build", "write the matched WISE prompts, or with --constraint the wording variants of one constraint type",

@@ -169,7 +169,7 @@ def has_heading(scope:MarkdownDoc,  # the parsed document
     if missing: return bad(f"no heading {_q(missing)}; found {_q([h.name for h in scope.headings])}")
     return ok(f"has the heading{'s' if len(headings) > 1 else ''} {_q(headings)}")
 
-# %% ../../nbs/checkers/10_structure.ipynb #cb14dd35
+# %% ../../nbs/checkers/10_structure.ipynb #7238cc10
 @constraint("markdown.has_code_block", "structure", {"markdown"},
     params=dict(language=ChoiceParam(options=tuple(LANGUAGES))),
     templates=("{alias} must contain at least one {language} code block. The code inside must not contain any comments.",
@@ -188,7 +188,7 @@ def has_code_block(scope:MarkdownDoc,  # the parsed document
     if not blocks:
         found = _q(sorted({b.language or "unlabelled" for b in scope.code_blocks}))
         return bad(f"no non-empty {language} code block; found {found}")
-    comments = [find_comment(b.code, lang) for b in blocks]
+    comments = [find_comment(b.code, b.language or lang) for b in blocks]
     if None in comments: return ok(f"a {language} code block without comments")
     return bad(f"every {language} code block has a comment, e.g. '{comments[0]}'")
 
