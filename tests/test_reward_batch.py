@@ -43,3 +43,19 @@ def test_reward_never_raises_and_stays_in_range(completion, mode, fr):
 def test_end_tokens_are_removed_as_suffixes_only(body, tok):
     got = answer_text(body + tok, think="keep").text
     assert got == answer_text(body, think="keep").text                 # exactly the token goes, never a character set
+
+_LOOSE_RECS = read_jsonl(data_path("ifhierbench.jsonl"))[::25]
+_WRAPS = st.sampled_from(["{}", "Sure! Here is the answer:\n\n{}", "```markdown\n{}\n```", "```json\n{}\n```", "{}\n\nHope this helps.",
+                          "<think>x</think>{}<|im_end|>"])
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, len(_LOOSE_RECS) - 1), st.integers(0, 3), _WRAPS, st.sampled_from(["partial", "binary"]))
+def test_loose_never_scores_below_strict(i, which, wrap, mode):
+    r = _LOOSE_RECS[i]
+    base = [witness_response(r["tree"]), *[m["response"] for m in mutants(r["tree"])[:3]]]
+    c = wrap.format(base[which % len(base)])
+    assert reward(r, c, mode=mode, profile="loose") >= reward(r, c, mode=mode, profile="strict")
+
+def test_loose_batch_matches_single():
+    recs, comps = _batch()
+    assert reward_batch(recs, comps, profile="loose", workers=2, chunksize=9) == [reward(r, c, profile="loose") for r, c in zip(recs, comps)]
