@@ -21,6 +21,7 @@ requirements = shlex.split(cfg.get('requirements', ''))
 min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), cfg['license'])
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
+cluster_requirements = shlex.split(cfg.get('cluster_requirements', ''))   # pip install ifhier[cluster]: reward_batch on Dask
 
 setuptools.setup(
     name = cfg['lib_name'],
@@ -35,7 +36,7 @@ setuptools.setup(
     include_package_data = True,
     package_data = {'ifhier': ['data/*', 'data/**/*']},
     install_requires = requirements,
-    extras_require={ 'dev': dev_requirements },
+    extras_require={ 'dev': dev_requirements, 'cluster': cluster_requirements },
     dependency_links = cfg.get('dep_links','').split(),
     python_requires  = '>=' + cfg['min_python'],
     long_description = open('README.md', encoding='utf-8').read(),

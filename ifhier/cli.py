@@ -188,8 +188,21 @@ def _catalog_commands(sub):
     p = command(sub, "catalog", "ifhier.catalog:cli_catalog", "list the constraint types declared in the registry")
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
 
-# %% ../nbs/90_cli.ipynb #ff0f53de
-COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _wise_commands, _catalog_commands, _report_commands]
+# %% ../nbs/90_cli.ipynb #84366476
+def _train_commands(sub):
+    p = command(sub, "train-set", "ifhier.reward.trainset:cli_train_set", "draw training prompts (tree, witness, trainer columns) disjoint from the benchmark",
+                reads=("tasks",), writes=("out", "parquet"))
+    p.add_argument("--n", type=positive_int, required=True, help="records to draw")
+    p.add_argument("--out", required=True, help="training set to write: .jsonl or .parquet")
+    p.add_argument("--parquet", help="also write the same records as Parquet here")
+    p.add_argument("--seed", type=seed_int, default=0, help="training-set seed (same seed, same records)")
+    p.add_argument("--depths", default="0,1,2,3", help="comma-separated depths, cycled over the records")
+    p.add_argument("--types", help="comma-separated constraint types or families ('json.'); keep trees using one of them")
+    p.add_argument("--tasks", help="your own seed tasks JSONL (default: the shipped train split)")
+    p.add_argument("--workers", type=count_int, default=0, help="processes drawing records (0: this one; same result)")
+
+# %% ../nbs/90_cli.ipynb #e0289570
+COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _report_commands, _wise_commands, _train_commands, _catalog_commands]
 
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every command (imports no handler module)."

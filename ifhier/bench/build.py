@@ -18,8 +18,8 @@ from .witness import witness_verdicts, witness_response, node_ok
 import pandas as pd
 
 # %% auto #0
-__all__ = ['BUILDER_VERSION', 'DEPTHS', 'BENCH_FIELDS', 'build_one', 'build_benchmark', 'load_bench', 'summary_tables',
-           'summary_md', 'cli_build', 'write_jsonl']
+__all__ = ['BUILDER_VERSION', 'DEPTHS', 'BENCH_FIELDS', 'build_one', 'eligible_tasks', 'build_benchmark', 'load_bench',
+           'summary_tables', 'summary_md', 'cli_build', 'write_jsonl']
 
 # %% ../../nbs/bench/33_build.ipynb #744075d1
 BUILDER_VERSION = "ifhier-build/1.1"
@@ -44,7 +44,10 @@ def build_one(task:dict,      # the seed task
                 builder_version=BUILDER_VERSION), ""
 
 # %% ../../nbs/bench/33_build.ipynb #98d6fc7e
-def _eligible(tasks:list, depth:int)->list:
+def eligible_tasks(tasks:list, # seed tasks
+                   depth:int,  # the depth a tree must reach
+                  )->list:     # the tasks that can carry a tree of `depth`
+    "The tasks of `tasks` whose formats and genre admit a tree of `depth` (labeled sections do not nest)."
     def reach(t):   # labeled sections cannot nest, so a genre whose only container is labeled stops at depth 1
         f = set(admissible_formats(t)) & set(CONTAINERS)
         return bool(f) and (depth < 2 or set(genre_vocab(load_vocab(), t["genre"])["kinds"]) != {"labeled"})
@@ -63,7 +66,7 @@ def build_benchmark(tasks:list,                 # seed tasks (`load_tasks`)
     recs = []
     bar = tqdm(total=per_depth * len(depths), desc="build", unit="prompt", disable=not progress)
     for d in depths:
-        pool = _eligible(tasks, d)
+        pool = eligible_tasks(tasks, d)
         order = np.random.default_rng([seed, d]).permutation(len(pool))
         for i in range(per_depth):
             for a in range(max_attempts):
