@@ -96,7 +96,7 @@ def capital_words(text:str,  # any text
     "All-caps tokens of `word_tokens(text)` (IFEval's capital-word count)."
     return [t for t in word_tokens(text) if t.isupper()]
 
-# %% ../nbs/00_text.ipynb #ea51847e
+# %% ../nbs/00_text.ipynb #b0e19333
 @cache
 def _lang_factory():
     from langdetect.detector_factory import DetectorFactory, PROFILES_DIRECTORY
@@ -105,15 +105,26 @@ def _lang_factory():
     f.set_seed(0)
     return f
 
+_BY_NGRAMS:dict = {}   # n-gram list -> detected language
+
+def _ngram_key(text:str)->tuple:
+    "The n-grams langdetect's detector would sample for `text`: all its detection depends on."
+    d = _lang_factory().create()
+    d.append(text); d.cleaning_text()
+    return tuple(d._extract_ngrams())
+
 @lru_cache(maxsize=8192)   # seeded detection is a pure function of the text; it dominates IFEval scoring time
 def detect_language(text:str,  # the raw text (not normalised: IFEval detects on the untouched text)
                    )->str|None: # langdetect code (`en`, `zh-cn`, ...) or None when nothing is detectable
     "Top language of `text` by langdetect with seed 0; `None` when langdetect raises."
-    from langdetect.lang_detect_exception import LangDetectException
-    d = _lang_factory().create()
-    d.append(text)
-    try: return d.detect()
-    except LangDetectException: return None
+    key = _ngram_key(text)
+    if key not in _BY_NGRAMS:
+        from langdetect.lang_detect_exception import LangDetectException
+        d = _lang_factory().create()
+        d.append(text)
+        try: _BY_NGRAMS[key] = d.detect()
+        except LangDetectException: _BY_NGRAMS[key] = None
+    return _BY_NGRAMS[key]
 
 # %% ../nbs/00_text.ipynb #812da12a
 _BLANK_SEP = re.compile(r"\n\s*\n")

@@ -19,7 +19,7 @@ reference needs NLTK's `punkt_tab` data, which cannot be downloaded here: the be
 NLTK's English Punkt parameters (the copy ifhier uses) with nltk's own `save_punkt_params`, and points
 the driver's `NLTK_DATA` at it. Both tools are pinned to one core."""
 from __future__ import annotations
-import json, os, statistics, subprocess, sys, tempfile, time
+import json, os, resource, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 import numpy as np
 
@@ -137,12 +137,17 @@ def reference_venv(venv:Path=BENCH_VENV)->tuple[Path, Path]:
         stamp.write_text(" ".join(REFERENCE_PINS + REFERENCE_NODEPS) + "\n")
     return py, data
 
-def _timed(cmd:list, env:dict)->float:
-    t0 = time.perf_counter()
+def _cpu_children()->float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+def _timed(cmd:list, env:dict)->tuple[float, float]:
+    "(wall, CPU) seconds of one run of `cmd`; CPU (user+sys of the child) is the steadier figure on a shared machine."
+    t0, c0 = time.perf_counter(), _cpu_children()
     r = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    dt = time.perf_counter() - t0
+    dt, dc = time.perf_counter() - t0, _cpu_children() - c0
     if r.returncode: raise RuntimeError(f"{cmd[0]} failed ({r.returncode}): {r.stderr.strip()[-2000:]}")
-    return dt
+    return dt, dc
 
 def agreement(ours:Path, ref:Path)->dict:
     "Per-instruction and per-prompt verdict agreement of two folders of `eval_results_{strict,loose}.jsonl`."
@@ -171,7 +176,32 @@ def side_by_side(inp:Path, resp:Path, work:Path, repeats:int=REPEATS)->dict:
     for _ in range(repeats):                               # alternate, so load on the machine hits both alike
         t_ours.append(_timed(cmd_ours, dict(os.environ)))
         t_ref.append(_timed(cmd_ref, env_ref))
-    return dict(ifhier=statistics.median(t_ours), reference=statistics.median(t_ref), runs=repeats, agreement=agreement(ours, ref))
+    med = lambda ts, k: statistics.median(t[k] for t in ts)
+    return dict(ifhier=med(t_ours, 0), reference=med(t_ref, 0), ifhier_cpu=med(t_ours, 1), reference_cpu=med(t_ref, 1),
+                runs=repeats, agreement=agreement(ours, ref))
+
+LANGDETECT_IDS = ("language:response_language", "change_case:english_capital", "change_case:english_lowercase")
+
+def without_langdetect(inp:Path, resp:Path, folder:Path)->tuple[Path, Path, int]:
+    "The prompts of the pair `inp`/`resp` with no langdetect instruction, written to `folder`: (input, responses, count)."
+    folder.mkdir(parents=True, exist_ok=True)
+    keep = [l for l in inp.read_text().splitlines() if not set(json.loads(l)["instruction_id_list"]) & set(LANGDETECT_IDS)]
+    prompts = {json.loads(l)["prompt"] for l in keep}
+    (folder / "input.jsonl").write_text("".join(l + "\n" for l in keep))
+    (folder / "responses.jsonl").write_text("".join(l + "\n" for l in resp.read_text().splitlines() if json.loads(l)["prompt"] in prompts))
+    return folder / "input.jsonl", folder / "responses.jsonl", len(keep)
+
+def _report(r:dict, label:str):
+    print(f"whole process, strict+loose in one run, {label}, median of {r['runs']}: "
+          f"reference (lm-eval's IFEval checker) {r['reference']:.2f} s, ifhier {r['ifhier']:.2f} s "
+          f"= {r['reference'] / r['ifhier']:.2f}x the reference's speed")
+    print(f"  CPU time (user+sys) per process, median: reference {r['reference_cpu']:.2f} s, ifhier {r['ifhier_cpu']:.2f} s "
+          f"= {r['reference_cpu'] / r['ifhier_cpu']:.2f}x")
+    for mode, a in r["agreement"].items():
+        print(f"  agreement with the reference, {mode}: {a['instructions']}/{a['total']} instruction verdicts "
+              f"({100 * a['instructions'] / a['total']:.1f}%), {a['prompts']}/{a['n']} prompts; "
+              f"result files {'byte-identical' if a['identical_bytes'] else 'differ'}")
+        for p, iid, x, y in a["differ"]: print(f"    differs: {iid} on {p!r}: ifhier {x}, reference {y}")
 
 def main(n:int=541, seed:int=0, repeats:int=REPEATS):
     "Time IFEval scoring of `n` synthetic answers on one core: in-process throughput, then whole processes against the reference."
@@ -190,14 +220,8 @@ def main(n:int=541, seed:int=0, repeats:int=REPEATS):
             acc = rep.set_index("level").loc[["prompt", "instruction"], "accuracy"].tolist()
             print(f"ifeval {mode}: {n} answers in {dt:.2f} s = {n / dt:.0f} answers/s "
                   f"(prompt-level {acc[0]:.3f}, instruction-level {acc[1]:.3f})")
-        r = side_by_side(inp, resp, Path(d), repeats)
-        print(f"whole process, strict+loose in one run, {n} answers, median of {r['runs']}: "
-              f"reference (lm-eval's IFEval checker) {r['reference']:.2f} s, ifhier {r['ifhier']:.2f} s "
-              f"= {r['reference'] / r['ifhier']:.2f}x the reference's speed")
-        for mode, a in r["agreement"].items():
-            print(f"agreement with the reference, {mode}: {a['instructions']}/{a['total']} instruction verdicts "
-                  f"({100 * a['instructions'] / a['total']:.1f}%), {a['prompts']}/{a['n']} prompts; "
-                  f"result files {'byte-identical' if a['identical_bytes'] else 'differ'}")
-            for p, iid, x, y in a["differ"]: print(f"  differs: {iid} on {p!r}: ifhier {x}, reference {y}")
+        _report(side_by_side(inp, resp, Path(d) / "all", repeats), f"{n} answers")
+        li, lr, k = without_langdetect(inp, resp, Path(d) / "nolang")
+        _report(side_by_side(li, lr, Path(d) / "nolang", repeats), f"the {k} answers without a langdetect instruction")
 
 if __name__ == "__main__": main()
