@@ -21,12 +21,20 @@ def count_words(text:str,  # any text
     "Number of words in `text`: maximal runs of `\\w` characters (IFEval §4.1)."
     return sum(1 for _ in _WORD.finditer(text))
 
-# %% ../nbs/00_text.ipynb #2171d693
+# %% ../nbs/00_text.ipynb #d900672f
 class _DeferredPackage(ModuleType):
     "A package whose `__init__` has not run: its submodules import without it; any other attribute runs it first."
     def _complete(self):
+        parent = sys.modules.get(self.__name__.rpartition(".")[0])
+        if isinstance(parent, _DeferredPackage): parent._complete()   # `import` runs `nltk` before `nltk.tokenize`
+        if type(self) is not _DeferredPackage: return                 # the parent's `__init__` completed this one
         self.__class__ = ModuleType             # an ordinary module from now on (no re-entry)
-        self.__spec__.loader.exec_module(self)  # the real `__init__`, in this very module object
+        spec = self.__spec__
+        spec._initializing = True               # as `import` marks a module whose `__init__` is running
+        try: spec.loader.exec_module(self)      # the real `__init__`, in this very module object
+        except BaseException:
+            sys.modules.pop(self.__name__, None); raise   # as a failed `import` leaves it
+        finally: spec._initializing = False
     def __getattr__(self, name):
         self._complete()
         return getattr(self, name)

@@ -28,7 +28,7 @@ def _load_reference():
     from lm_eval.tasks.ifeval import utils
     return utils
 
-def _jsonl(path):
+def _jsonl(path):   # as the reference's evaluation_main reads its files (this venv has no ifhier)
     with open(path, encoding="utf-8") as f: return [json.loads(l) for l in f if l.strip()]
 
 def _write_outputs(path, outputs):
