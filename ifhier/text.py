@@ -58,7 +58,7 @@ def _nltk_module(name:str, # a module inside `nltk.tokenize`, e.g. "punkt"
         _deferred("nltk", spec).tokenize = _deferred("nltk.tokenize", tspec)
     return importlib.import_module(f"nltk.tokenize.{name}")
 
-# %% ../nbs/00_text.ipynb #722f2582
+# %% ../nbs/00_text.ipynb #17d4a63e
 class _Ortho(dict):
     "Orthographic context that answers 0 for unseen types without growing (NLTK's defaultdict grows)."
     def __missing__(self, key): return 0
@@ -71,7 +71,12 @@ def punkt_tokenizer()->"nltk.tokenize.punkt.PunktSentenceTokenizer":
     p = punkt.PunktParameters()
     p.abbrev_types, p.sent_starters = set(m.ABBREV_TYPES), set(m.SENT_STARTERS)
     p.collocations, p.ortho_context = set(m.COLLOCATIONS), _Ortho(m.ORTHO_CONTEXT)
-    return punkt.PunktSentenceTokenizer(p)
+    tok = punkt.PunktSentenceTokenizer(p)
+    # Punkt asks "is there a sentence break in this context?" of each potential end; with fixed parameters
+    # (and `_Ortho`, which never grows) the answer is a pure function of the context string, and loose
+    # variants repeat most contexts, so NLTK's own method is memoised on this one instance.
+    tok.text_contains_sentbreak = lru_cache(maxsize=65536)(tok.text_contains_sentbreak)
+    return tok
 
 def split_sentences(text:str,  # any text
                    )->list[str]:  # the sentences, as Punkt cuts them
@@ -83,7 +88,7 @@ def count_sentences(text:str,  # any text
     "Number of Punkt sentences in `text`."
     return len(split_sentences(text))
 
-# %% ../nbs/00_text.ipynb #2753d245
+# %% ../nbs/00_text.ipynb #3807da7b
 _DASH_RULE = r"[\u2012-\u2015]"   # nltk >= 3.9.2 splits these off; the reference's nltk 3.9.1 does not
 
 @cache
@@ -93,11 +98,14 @@ def _treebank()->"nltk.tokenize.destructive.NLTKWordTokenizer":
     tb.PUNCTUATION = [(rx, sub) for rx, sub in tb.PUNCTUATION if getattr(rx, "pattern", None) != _DASH_RULE]
     return tb
 
+@lru_cache(maxsize=16384)   # Treebank is a pure function of the sentence; loose variants share most sentences
+def _sentence_tokens(sentence:str)->tuple:
+    return tuple(_treebank().tokenize(sentence))
+
 def word_tokens(text:str,  # any text
                )->list[str]:  # nltk `word_tokenize` tokens
     "Tokens of `text` exactly as nltk's `word_tokenize(text)` gives them, without nltk data files."
-    tb = _treebank()
-    return [t for s in split_sentences(text) for t in tb.tokenize(s)]
+    return [t for s in split_sentences(text) for t in _sentence_tokens(s)]
 
 def capital_words(text:str,  # any text
                  )->list[str]:  # the tokens for which `str.isupper()` holds
