@@ -90,7 +90,7 @@ def read_ifeval_responses(path,  # JSONL with `prompt` and `response`
     "Read the response file at `path` as a prompt -> response dict."
     return {r["prompt"]: r.get("response") for r in read_jsonl(path, what="response record", validate=_response_problem)}
 
-# %% ../../nbs/ifeval/22_score.ipynb #28028f68
+# %% ../../nbs/ifeval/22_score.ipynb #7566ace3
 MODES = ("strict", "loose")
 
 def _result(rec:dict, resp:str|None, flags:list)->dict:
@@ -105,6 +105,7 @@ def evaluate_ifeval_modes(inputs:list,     # records from `read_ifeval_inputs`
                          )->dict:          # mode -> one IFEval output record per input, in input order
     "Score every input record against its response in each of `modes`, in one pass."
     if bad := [m for m in modes if m not in MODES]: raise IFEvalError(f"unknown mode(s) {bad}; choose from {list(MODES)}")
+    modes = tuple(dict.fromkeys(modes))
     if letter_policy == "reference-random":
         import numpy as np
         rngs = {m: np.random.default_rng([seed, int(m == "loose")]) for m in modes}
@@ -116,7 +117,7 @@ def evaluate_ifeval_modes(inputs:list,     # records from `read_ifeval_inputs`
             if letter_policy == "reference-random" else dict.fromkeys(modes, [build_checker(i, kw) for i, kw in pairs])
         resp = responses.get(rec["prompt"])
         missing += resp is None
-        if len(modes) == 2:
+        if set(modes) == set(MODES):
             flags = dict(zip(MODES, follow_strict_and_loose(resp, checks["strict"], checks["loose"])))
         else: flags = {m: follow_instructions(resp, checks[m], m == "loose") for m in modes}
         for m in modes: out[m].append(_result(rec, resp, flags[m]))
