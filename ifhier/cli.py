@@ -90,7 +90,7 @@ def _score_commands(sub):
     p.add_argument("--letter-policy", choices=("literal", "reference-random"), default="literal", help="how a non-letter 'letter' kwarg is scored")
     p.add_argument("--seed", type=seed_int, default=0, help="seed for --letter-policy reference-random")
 
-# %% ../nbs/90_cli.ipynb #44e5880d
+# %% ../nbs/90_cli.ipynb #2d1e137d
 def _wise_commands(sub):
     w = group(sub, "wise", "wording audits (WISE): build, answer offline, grade, analyze, agreement")
     p = command(w, "build", "ifhier.wise.commands:cli_build", "write the matched WISE prompts, or with --constraint the wording variants of one constraint type",
@@ -151,8 +151,18 @@ def _catalog_commands(sub):
     p = command(sub, "catalog", "ifhier.catalog:cli_catalog", "list the constraint types declared in the registry")
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
 
-# %% ../nbs/90_cli.ipynb #0eea0568
-COMMAND_GROUPS = [_bench_commands, _score_commands, _wise_commands, _catalog_commands]
+# %% ../nbs/90_cli.ipynb #e7d3775e
+def _explain_commands(sub):
+    p = command(sub, "explain", "ifhier.explain:cli_explain", "walk one answer through its constraint tree: each node's verdicts, reasons and slice",
+                reads=("bench", "responses"))
+    p.add_argument("--bench", required=True, help="benchmark JSONL (ifhier build)")
+    p.add_argument("--responses", required=True, help="responses.jsonl, or a run directory holding one")
+    p.add_argument("--prompt-id", required=True, help="the prompt to explain, e.g. ifhb-0450")
+    p.add_argument("--sample", type=count_int, default=0, help="which sample of that prompt")
+    p.add_argument("--flat", action="store_true", help="show the flat checker's verdict beside each hierarchical one")
+
+# %% ../nbs/90_cli.ipynb #5a59d943
+COMMAND_GROUPS = [_bench_commands, _score_commands, _wise_commands, _catalog_commands, _explain_commands]
 
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every command (imports no handler module)."
