@@ -51,7 +51,7 @@ def plot_accuracy_by_depth(acc:pd.DataFrame,  # `accuracy_table` output (model, 
         color=alt.Color("model:N", title="answerer"), column=alt.Column("level:N", title=None),
         tooltip=["model", "depth", "level", alt.Tooltip("accuracy:Q", format=".1f")])
 
-# %% ../nbs/report/65_figures.ipynb #1c89050f
+# %% ../nbs/report/65_figures.ipynb #13f66a55
 def answer_table(scores:pd.DataFrame,  # the score table (`score_responses`)
                 )->pd.DataFrame:       # model, depth, prompt_id, sample, passed (every constraint passed)
     "One row per answer: did every constraint pass?"
@@ -82,8 +82,8 @@ def overcredit_table(bench:list,      # benchmark records
 def word_errors(graded:pd.DataFrame,  # graded WISE table (family, form, target, count, missing)
                )->pd.DataFrame:       # family, form, error (count − target), n
     "How far each answer's word count is from its target, counted per form."
-    d = graded[graded["count"].notna() & ~graded["missing"].astype(bool)]
-    d = d.assign(error=(d["count"] - d["target"]).astype(int))
+    d = graded[graded["count"].notna() & pd.to_numeric(graded["target"], errors="coerce").notna() & ~graded["missing"].astype(bool)]
+    d = d.assign(error=(d["count"].astype(float) - pd.to_numeric(d["target"])).astype(int))
     return d.groupby(["family", "form", "error"], as_index=False).size().rename(columns={"size": "n"})
 
 # %% ../nbs/report/65_figures.ipynb #cb5ad203
