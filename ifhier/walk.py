@@ -198,7 +198,7 @@ def locate_sentence(prompt:str,   # the rendered prompt
             if i >= 0: return (i, i + len(w))
     return None
 
-# %% ../nbs/widgets/80_walk.ipynb #09481603
+# %% ../nbs/widgets/80_walk.ipynb #4269d52c
 def load_runs(run_dirs:list,  # run directories (each holding responses.jsonl) or responses.jsonl files
              )->dict:         # {model: {(prompt_id, sample): response}}
     "The answers of every run in `run_dirs`, by model."
@@ -214,6 +214,7 @@ def pick_prompts(bench:list,                 # benchmark records
                  depth:int|None=None,        # keep prompts of this depth
                  failing_only:bool=False,    # keep prompts with at least one constraint not passed
                  constraint:str|None=None,   # keep prompts using this constraint type
+                 failing_at:int|None=None,   # keep prompts with a constraint evaluated and failed at this depth
                 )->list[str]:                # prompt ids, in benchmark order
     "Ids of the prompts of `bench` that have an answer in `answers` and match every filter."
     have = {pid for pid, _ in answers}
@@ -222,6 +223,10 @@ def pick_prompts(bench:list,                 # benchmark records
         if r["id"] not in have or (depth is not None and r["depth"] != depth): continue
         t = ConstraintNode.from_json(r["tree"], validate=False)
         if constraint and all(c != constraint for v in iter_nodes(t) for c, _ in v.node.constraints): continue
-        if failing_only and all(v.passed for (pid, _), a in answers.items() if pid == r["id"] for v in check(t, a or "")): continue
+        vs = [v for (pid, _), a in answers.items() if pid == r["id"] for v in check(t, a or "")] if failing_only or failing_at is not None else []
+        if failing_only and all(v.passed for v in vs): continue
+        if failing_at is not None:
+            at = {v.path: v.depth for v in iter_nodes(t)}
+            if not any(v.verdict == "fail" and at.get(v.node_path) == failing_at for v in vs): continue
         keep.append(r["id"])
     return keep
