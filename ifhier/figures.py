@@ -86,7 +86,7 @@ def word_errors(graded:pd.DataFrame,  # graded WISE table (family, form, target,
     d = d.assign(error=(d["count"].astype(float) - pd.to_numeric(d["target"])).astype(int))
     return d.groupby(["family", "form", "error"], as_index=False).size().rename(columns={"size": "n"})
 
-# %% ../nbs/report/65_figures.ipynb #cb5ad203
+# %% ../nbs/report/65_figures.ipynb #55c0606e
 def plot_accuracy_ci(df:pd.DataFrame,     # one row per (model, depth): estimate with ci_low, ci_high (0-1 or %)
                      x:str="depth", y:str="estimate", lo:str="ci_low", hi:str="ci_high", color:str="model",
                      title:str="Prompt-level strict accuracy by depth",
@@ -114,7 +114,7 @@ def plot_type_heatmap(df:pd.DataFrame,  # model, constraint, pass_rate (%) (`typ
     return (rect + text).properties(title=title, width=alt.Step(16), height=alt.Step(18))
 
 def plot_overcredit(df:pd.DataFrame,  # model, depth, hierarchical, flat (%) (`overcredit_table`)
-                    title:str="Flat checking over-credits nested answers",
+                    title:str="Hierarchical vs flat checking (prompt-level)",
                    )->alt.Chart:
     "Hierarchical (filled) vs flat (hollow) prompt-level accuracy per depth, one row of panels per model."
     base = alt.Chart(df).encode(x=alt.X("depth:O", title="constraint depth", axis=alt.Axis(labelAngle=0)))
