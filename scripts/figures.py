@@ -34,8 +34,8 @@ def main(argv=None)->int:
         wise_contrasts=F.plot_contrasts(con[con.scheme == con.scheme.iloc[0]]),
         wise_word_error=F.plot_word_error(F.word_errors(graded[graded.family == "exact_count"])),
         wise_outcomes=F.plot_outcomes(prof),
-        wise_paper_ranks_avoidance=F.plot_rank_bump(long),
-        wise_paper_pos_worst_avoidance=F.plot_pos_worst(pos_worst_gaps(long)))
+        paper_ranks_avoidance=F.plot_rank_bump(long),
+        paper_pos_worst_avoidance=F.plot_pos_worst(pos_worst_gaps(long)))
     for name, chart in charts.items(): F.save_figure(chart, out / name)
     print(f"wrote {len(charts)} figures (PNG + SVG) to {out}")
     return 0
