@@ -7,7 +7,7 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export PYTHONHASHSEED := 0
 OUT ?= out
 
-.PHONY: install run test sync-check nbtest pytest bench export clean
+.PHONY: install run test test-browser lab sync-check nbtest pytest bench export clean
 
 $(STAMP): settings.ini setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,8 @@ install: $(STAMP)
 run: install
 	$(BIN)/python scripts/run_all.py --out $(OUT)
 
-## everything CI runs: exports in sync, notebook tests, pytest suite
-test: install sync-check nbtest pytest
+## everything CI runs: exports in sync, notebook tests, the pytest suite, the real-browser workbench test
+test: install sync-check nbtest pytest test-browser
 
 sync-check: install
 	$(BIN)/python scripts/check_sync.py
@@ -32,6 +32,14 @@ nbtest: install
 
 pytest: install
 	$(BIN)/python -m pytest -q tests
+
+## real-browser test of the workbench (JupyterLab + Debian's Chromium via Playwright); screenshot in figures/workbench.png
+test-browser: install
+	$(BIN)/python scripts/browser_test.py
+
+## the workbench: JupyterLab on 127.0.0.1 (token-protected), opened on nbs/analysis
+lab: install
+	PYTHONPATH=$(CURDIR) $(BIN)/jupyter lab --ip=127.0.0.1 --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/nbs/analysis
 
 bench: install
 	$(BIN)/python scripts/bench.py

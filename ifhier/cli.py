@@ -201,8 +201,18 @@ def _train_commands(sub):
     p.add_argument("--tasks", help="your own seed tasks JSONL (default: the shipped train split)")
     p.add_argument("--workers", type=count_int, default=0, help="processes drawing records (0: this one; same result)")
 
-# %% ../nbs/90_cli.ipynb #e0289570
-COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _report_commands, _wise_commands, _train_commands, _catalog_commands]
+# %% ../nbs/90_cli.ipynb #fc96bfa0
+def _explain_commands(sub):
+    p = command(sub, "explain", "ifhier.explain:cli_explain", "walk one answer through its constraint tree: each node's verdicts, reasons and slice",
+                reads=("bench", "responses"))
+    p.add_argument("--bench", help="benchmark JSONL (ifhier build; default: the shipped IFHierBench)")
+    p.add_argument("--responses", required=True, help="responses.jsonl, or a run directory holding one")
+    p.add_argument("--prompt-id", required=True, help="the prompt to explain, e.g. ifhb-0450")
+    p.add_argument("--sample", type=count_int, default=0, help="which sample of that prompt")
+    p.add_argument("--flat", action="store_true", help="show the flat checker's verdict beside each hierarchical one")
+
+# %% ../nbs/90_cli.ipynb #b8b82877
+COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _report_commands, _explain_commands, _wise_commands, _train_commands, _catalog_commands]
 
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every command (imports no handler module)."

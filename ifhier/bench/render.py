@@ -12,7 +12,7 @@ from ..tree import ConstraintNode, iter_nodes
 
 # %% auto #0
 __all__ = ['MERGE_P', 'KIND_SENTENCES', 'render_constraint', 'kind_sentence', 'merge_sentences', 'render_scope', 'render_prompt',
-           'literals']
+           'literals', 'constraint_wordings']
 
 # %% ../../nbs/bench/31_render.ipynb #8db0a69d
 MERGE_P = 0.8
@@ -133,3 +133,18 @@ def literals(cid:str, params:dict)->list[tuple]:
         elif isinstance(v, (list, tuple)): [add(name, x) for x in v]
     for k, v in params.items(): add(k, v)
     return out
+
+# %% ../../nbs/bench/31_render.ipynb #0daa538d
+def constraint_wordings(cid:str,     # constraint type id
+                        params:dict, # its parameters
+                        alias:str,   # how the prompt names its scope
+                       )->list[str]: # full sentences first, then merged predicates / clauses (longest first)
+    "Every wording `render_scope` can give constraint `cid` with `params` on the scope named `alias`."
+    full, parts = [], []
+    for t in get_type(cid).templates:
+        s = _fill(t, cid, params)
+        full.append(_finish(s, alias))
+        if _single(s): parts.append(s[len(_A) + 1:-1].replace(_A, "it"))
+        c = s.replace(_A, "it").rstrip().removesuffix(".")
+        parts.append(c[:1].lower() + c[1:] if c[:1].isupper() and not c[1:2].isupper() else c)
+    return list(dict.fromkeys(full + sorted(parts, key=len, reverse=True)))
