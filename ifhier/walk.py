@@ -7,14 +7,16 @@ from __future__ import annotations
 import html, json
 from dataclasses import dataclass, field
 from pathlib import Path
-from .io import InputError, read_jsonl
+from .io import InputError
+from .report.score import load_run, resolve_rows
+from .run.rundir import is_answer
 from .scopes import scope_text
 from .tree import ConstraintNode, iter_nodes
 from .check import Verdict, check, check_flat, scope_spans
 from .bench.render import constraint_wordings
 
 # %% auto #0
-__all__ = ['span_text', 'NodeView', 'walk', 'highlight_html', 'locate_sentence', 'load_runs', 'pick_prompts']
+__all__ = ['span_text', 'NodeView', 'walk', 'highlight_html', 'locate_sentence', 'run_answers', 'pick_prompts']
 
 # %% ../nbs/widgets/80_walk.ipynb #6f404dde
 def span_text(response, span:tuple|None)->str|None:
@@ -78,14 +80,15 @@ def locate_sentence(prompt:str,   # the rendered prompt
     return None
 
 # %% ../nbs/widgets/80_walk.ipynb #4269d52c
-def load_runs(run_dirs:list,  # run directories (each holding responses.jsonl) or responses.jsonl files
-             )->dict:         # {model: {(prompt_id, sample): response}}
-    "The answers of every run in `run_dirs`, by model."
+def run_answers(run_dirs:list,  # run directories (each holding responses.jsonl) or responses.jsonl files
+               )->dict:         # {model: {(prompt_id, sample): response}}
+    "The answers of every run in `run_dirs`, by model: the rows the scorer keeps (`ifhier.report.score.resolve_rows`)."
     out = {}
     for d in run_dirs:
-        p = Path(d) / "responses.jsonl" if Path(d).is_dir() else Path(d)
-        for r in read_jsonl(p, ("prompt_id", "response"), "response row"):
-            out.setdefault(r.get("model") or p.parent.name, {})[(r["prompt_id"], r.get("sample", 0))] = r["response"]
+        rows, man = load_run(d)
+        for r in resolve_rows(rows)[0]:
+            if is_answer(r):
+                out.setdefault(man.get("model") or r.get("model") or Path(d).name, {})[(str(r["prompt_id"]), int(r.get("sample") or 0))] = r["response"]
     return out
 
 def pick_prompts(bench:list,                 # benchmark records

@@ -8,7 +8,7 @@ import html
 import ipywidgets as W
 from fastcore.basics import patch
 from .tree import ConstraintNode, iter_nodes
-from .walk import NodeView, walk, highlight_html, locate_sentence, load_runs, pick_prompts
+from .walk import NodeView, walk, highlight_html, locate_sentence, run_answers, pick_prompts
 
 # %% auto #0
 __all__ = ['verdicts_html', 'tree_html', 'prompt_html', 'TreeStepper']
@@ -97,7 +97,7 @@ def show(self:TreeStepper):
 @patch(cls_method=True)
 def from_runs(cls:TreeStepper, bench:list, run_dirs:list, **kw)->TreeStepper:
     "A stepper over every answer in `run_dirs` (run directories or responses.jsonl files) to `bench`."
-    runs, recs = load_runs(run_dirs), {r["id"]: r for r in bench}
+    runs, recs = run_answers(run_dirs), {r["id"]: r for r in bench}
     cids = sorted({c for r in bench for v in iter_nodes(ConstraintNode.from_json(r["tree"], validate=False)) for c, _ in v.node.constraints})
     model = W.Dropdown(options=sorted(runs), description="model")
     depth = W.Dropdown(options=[("any", None), *((str(d), d) for d in sorted({r["depth"] for r in bench}))], description="depth")

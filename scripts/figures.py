@@ -1,13 +1,15 @@
-"""Write the project's figures (PNG + SVG) from run directories, offline: one library call per figure.
+"""Write the project's figures (PNG + SVG) offline, one library call each: the IFHierBench figures from run
+directories (the tables of `ifhier report`), the WISE figures from the synthetic demo panel, and the WISE
+paper's rank reversals from its published tables.
 
     python scripts/figures.py --runs out/runs/witness out/runs/one-slip ... [--bench FILE] [--out figures]
 """
-import argparse, sys
+import argparse
 from pathlib import Path
 from ifhier.io import data_path, project_root
 from ifhier.bench.build import load_bench
-from ifhier.report.score import load_responses, score_responses
-from ifhier.stats import bootstrap_ci
+from ifhier.report.tables import load_runs
+from ifhier.report.write import group_tables
 from ifhier.wise.build import build_prompts, grade
 from ifhier.wise.demo import demo_answers
 from ifhier.wise.analyze import analyze
@@ -19,18 +21,18 @@ def main(argv=None)->int:
     ap.add_argument("--runs", nargs="+", required=True, help="run directories (each with responses.jsonl)")
     ap.add_argument("--bench", default=str(data_path("ifhierbench.jsonl")))
     ap.add_argument("--out", default=str(project_root() / "figures"))
+    ap.add_argument("--n-boot", type=int, default=1000, help="bootstrap replicates for the intervals")
     a = ap.parse_args(argv)
     bench, out = load_bench(a.bench), Path(a.out)
-    resp = [r for d in a.runs for r in load_responses(Path(d) / "responses.jsonl")]
-    scores = score_responses(bench, resp)
+    t = group_tables(load_runs(a.runs, bench), bench, a.n_boot, 0)          # the same tables `ifhier report` writes
     prompts = build_prompts(repeats=1, seed=0); graded = grade(demo_answers(prompts, seed=0), prompts)
-    res = analyze(graded, reps=1000, seed=0); con = res["contrasts"]
+    res = analyze(graded, reps=a.n_boot, seed=0); con = res["contrasts"]
     prof = res["profiles"].groupby(["family", "form"], as_index=False, sort=False)[["under", "exact", "over"]].mean().dropna()
     long = per_model_long("wise_table22")
     charts = dict(
-        ifhierbench_accuracy_ci=F.plot_accuracy_ci(bootstrap_ci(F.answer_table(scores), by=["model", "depth"], n_boot=1000)),
-        ifhierbench_type_heatmap=F.plot_type_heatmap(F.type_pass_rates(scores)),
-        ifhierbench_overcredit=F.plot_overcredit(F.overcredit_table(bench, resp, scores)),
+        ifhierbench_accuracy_ci=F.plot_accuracy_ci(t["acc"]),
+        ifhierbench_type_heatmap=F.plot_type_heatmap(t["rates"]),
+        ifhierbench_overcredit=F.plot_overcredit(t["overcredit"]),
         wise_contrasts=F.plot_contrasts(con[con.scheme == con.scheme.iloc[0]]),
         wise_word_error=F.plot_word_error(F.word_errors(graded[graded.family == "exact_count"])),
         wise_outcomes=F.plot_outcomes(prof),
@@ -41,4 +43,4 @@ def main(argv=None)->int:
     return 0
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -71,7 +71,7 @@ def test_report_offline_only(tmp_path, bench, runs):
     assert "Prompt-level Overall" in t2 and "| witness | 100.0 [100.0, 100.0] |" in t2
     t3 = md.split("### Table 3 layout")[1].split("###")[0]
     assert "Pooled pass (%)" in t3 and t3.count("[") >= 5 * 4
-    for f in ("offline_accuracy_ci", "offline_type_rates", "offline_overcredit"):
+    for f in ("offline_accuracy_ci", "offline_type_heatmap", "offline_overcredit"):
         assert (tmp_path / "rep/figures" / f"{f}.png").stat().st_size > 5000 and (tmp_path / "rep/figures" / f"{f}.svg").exists()
     sig = pd.read_csv(tmp_path / "rep/failure_signature.csv").set_index("run")
     assert sig.loc["witness", "pattern"] == "tight band" and sig.loc["no-format (synthetic)", "pattern"] == "structural collapse"

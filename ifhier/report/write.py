@@ -16,7 +16,7 @@ from .tables import (load_runs, all_scores, accuracy_ci, type_pass_rates, hardes
 from .reasoning import reasoning_order, reasoning_summary, SEPARATION_THRESHOLD
 from .signature import (flat_scores, paired_scores, overcredit, leaf_accuracy, failure_signature,
                                      run_costs, classify_pattern, PATTERN_RULE, _ratio)
-from ..figures import plot_accuracy_ci, plot_type_rates, plot_overcredit, save_figure
+from ..figures import plot_accuracy_ci, plot_type_heatmap, plot_overcredit, save_figure
 
 # %% auto #0
 __all__ = ['GROUPS', 'group_tables', 'paper_signature', 'group_markdown', 'published_markdown', 'build_report', 'cli_report']
@@ -78,7 +78,7 @@ def group_markdown(t:dict, title:str, slug:str, paper:bool=False)->list:
               md_table(pd.concat([table3(pm.assign(run=pm.run + " (published)"), pp, types, ci=False,
                                          pooled_label="Pooled pass (%) (published)"),
                                   table3(t["rates"], t["pooled"], types).iloc[1:]], ignore_index=True)), ""]
-    L += [f"All 35 types per run: `type_pass_rates.csv`. ![type pass rates](figures/{slug}_type_rates.png)", ""]
+    L += [f"All 35 types per run: `type_pass_rates.csv`. ![type pass rates](figures/{slug}_type_heatmap.png)", ""]
     oc = t["overcredit"]
     L += ["### Flat-checker over-credit: flat − hierarchical accuracy (points), paired 95% CI", "",
           "Positive: a flat checker (every constraint on the whole answer) would credit more than the scoped one; "
@@ -162,7 +162,7 @@ def build_report(run_dirs:list,         # run directories
             csv[k].append(f.assign(group=slug))
         if figures:
             for name, fig in (("accuracy_ci", plot_accuracy_ci(t["acc"], f"{title}: strict accuracy by depth (95% CI)")),
-                              ("type_rates", plot_type_rates(t["rates"], f"{title}: pass rate per type (%)")),
+                              ("type_heatmap", plot_type_heatmap(t["rates"], f"{title}: pass rate per type (%)")),
                               ("overcredit", plot_overcredit(t["overcredit"], f"{title}: flat − hierarchical (95% paired CI)"))):
                 save_figure(fig, out / "figures" / f"{slug}_{name}")
     if paper and all(r.synthetic for r in runs): L += [""] + published_markdown()
