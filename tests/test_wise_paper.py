@@ -57,4 +57,5 @@ def test_plots_return_charts_with_expected_encodings():
     d = plot_rank_bump(lg).to_dict()
     assert d["layer"][0]["encoding"]["y"]["field"] == "rank" and d["layer"][0]["encoding"]["color"]["field"] == "model"
     g = plot_pos_worst(pos_worst_gaps(lg)).to_dict()
-    assert [l["encoding"]["x"]["field"] for l in g["layer"]] == ["worst", "pos", "worst", "pos"]
+    assert [l["encoding"]["x"]["field"] for l in g["layer"]] == ["worst", "compliance", "pos"]
+    assert g["layer"][1]["encoding"]["shape"]["scale"]["domain"] == ["POS", "weakest form"]      # the legend says which is which
