@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy, json
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
-from .registry import SCOPE_KINDS, ParamError, get_type
+from .registry import REGISTRY, SCOPE_KINDS, ParamError, get_type
 from .scopes import VIA_KINDS, norm_name
 from .io import InputError
 
@@ -95,11 +95,9 @@ def depth(tree:ConstraintNode,  # the root
 
 # %% ../nbs/03_tree.ipynb #e6329878
 def _type(cid:str):
-    try: return get_type(cid)
-    except KeyError:
-        try: import ifhier.catalog  # registers every checker module
-        except ImportError: pass
-        return get_type(cid)
+    "The declaration of `cid`; an empty registry means the checker families were never imported."
+    if not REGISTRY: raise KeyError(f"unknown constraint type {cid!r}: no type is registered yet (import ifhier.catalog)")
+    return get_type(cid)
 
 def _opened(node:ConstraintNode)->set:
     "(via kind, matching key) pairs the structure constraints of `node` open."
