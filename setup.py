@@ -32,7 +32,7 @@ setuptools.setup(
         'Natural Language :: ' + cfg['language'].title(),
     ] + ['Programming Language :: Python :: '+o for o in py_versions[py_versions.index(min_python):]],
     url = cfg['git_url'],
-    packages = setuptools.find_packages(),
+    packages = setuptools.find_namespace_packages(include=['ifhier', 'ifhier.*']),   # data folders too: no 'package would be ignored' warnings
     include_package_data = True,
     package_data = {'ifhier': ['data/*', 'data/**/*']},
     install_requires = requirements,

@@ -165,10 +165,9 @@ def _tree_json(record, memo:dict)->str:
         memo[id(t)] = js
     return js
 
-def _chunks(records, completions, finish_reasons, chunksize:int, keep:list|None=None):
-    "Yield `(trees, items)` chunk payloads for the rows `keep` (default: all), lazily so workers start at once."
+def _chunks(records, completions, finish_reasons, chunksize:int, rows:Sequence):
+    "Yield `(trees, items)` chunk payloads for `rows`, in that order, lazily so workers start at once."
     memo, index = {}, {}
-    rows = range(len(records)) if keep is None else keep
     for lo in range(0, len(rows), chunksize):
         trees, items = {}, []
         for j in rows[lo:lo + chunksize]:
@@ -176,6 +175,12 @@ def _chunks(records, completions, finish_reasons, chunksize:int, keep:list|None=
             trees[i] = js
             items.append((i, completions[j], finish_reasons[j] if finish_reasons is not None else None))
         yield trees, items
+
+def _by_tree(records, rows:list)->list:
+    "Positions of `rows` ordered by their tree (stable), so each chunk covers few distinct trees."
+    memo, index = {}, {}
+    key = [index.setdefault(_tree_json(records[j], memo), len(index)) for j in rows]
+    return sorted(range(len(rows)), key=key.__getitem__)
 
 def _distinct(records, completions, finish_reasons)->tuple[list, list]:
     "Rows to score and, per row, which scored row it copies: identical (tree, text completion, finish reason) once."
@@ -210,14 +215,17 @@ def reward_batch(records:Sequence,          # records with `tree` (or trees), on
     m = n if keep is None else len(keep)
     par = executor is not None or workers > 0
     chunksize = chunksize or max(64, min(4096, -(-m // (8 * max(1, workers if executor is None else 2)))))
-    chunks = _chunks(records, completions, finish_reasons, chunksize, keep)
-    if not par: out = [r for t, it in chunks for r in score_chunk(t, it, opts)]
+    rows = list(range(n)) if keep is None else keep
+    if not par: out = [r for t, it in _chunks(records, completions, finish_reasons, chunksize, rows) for r in score_chunk(t, it, opts)]
     else:
+        order = _by_tree(records, rows)        # rows grouped by tree: a chunk then ships a few trees, not hundreds
         own = executor is None
         ex = ProcessPoolExecutor(workers, mp_context=mp_context) if own else executor
-        try: out = _gather(ex, chunks, opts)
+        try: got = _gather(ex, _chunks(records, completions, finish_reasons, chunksize, [rows[k] for k in order]), opts)
         finally:
             if own: ex.shutdown(wait=True, cancel_futures=True)
+        out = [None] * len(rows)
+        for k, r in zip(order, got): out[k] = r
     if src is None: return out
     return [out[k] for k in src] if mode != "vector" else [[dict(e) for e in out[k]] for k in src]
 
