@@ -255,7 +255,7 @@ def _mutate_letter_frequency(t, specs):
 @constraint("string.letter_frequency", "content", {"string"},
     params=dict(specs=FreqSpecParam(item="letter", lexical=False, options=tuple(string.ascii_lowercase), nlo=1, nhi=30,
                                     by_place=scoped(item=dict(nhi=6), value=dict(nhi=6), section=dict(nhi=15)))),
-    templates=("{alias} must contain the {letters} as specified: {specs_joined}.",
+    templates=("In {alias}, use {specs_joined} (upper and lower case both count).",
                "Letter counts for {alias} (upper and lower case both count): {specs_joined}.",
                "Write {alias} so that it uses the {letters} {specs_joined}."),
     derived=dict(specs_joined=_specs_joined("letter"), letters=agree("specs", "letter", "letters")),
