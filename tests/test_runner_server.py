@@ -154,3 +154,22 @@ def test_router_file(tmp_path, server):
     assert man["totals"]["answers"] == 10 and all(rows[(r["id"], 0)]["response"] == answer_for(r["prompt"]) for r in recs)
     assert rows[("p00", 0)]["provider"] == "openai" and man["router"].endswith("fleet.yaml")
     assert KEY not in (tmp_path / "run" / "manifest.json").read_text()
+
+
+def test_wise_and_wording_prompts_run_and_grade_straight_from_the_run_directory(server, tmp_path):
+    "One runner for every prompt set: WISE's matched prompts and wording variants go through `ifhier run`, and grading reads the run directory."
+    from ifhier.cli import call
+    from ifhier.io import read_jsonl
+    p, v = tmp_path / "wise.jsonl", tmp_path / "variants.jsonl"
+    assert call("wise", "build", "--out", p, "--repeats", 1, "--families", "json_keys")[0] == 0
+    assert call("wise", "build", "--constraint", "string.comma", "--depth", 1, "--max-prompts", 3, "--out", v)[0] == 0
+    for prompts, run in ((p, tmp_path / "run_wise"), (v, tmp_path / "run_wording")):
+        code, out, err = call("run", "--model", "openai/fake-model", "--api-base", server.url, "--bench", prompts, "--out", run,
+                              "--limit", 12, "--timeout", 5)
+        assert code == 0, err
+        code, out, err = call("wise", "grade", "--prompts", prompts, "--answers", run, "--out", run / "graded.csv", "--no-complete")
+        assert code == 0 and "graded" in out, err
+    import pandas as pd
+    g = pd.read_csv(tmp_path / "run_wise" / "graded.csv")
+    assert len(g) == 12 and set(g.model) == {"openai/fake-model"} and not g.compliant.any()   # the fake answers are no JSON object
+    assert len(read_jsonl(tmp_path / "run_wording" / "responses.jsonl")) == 9                  # 3 prompts x 3 templates
