@@ -185,13 +185,15 @@ class _Run:
         self.source, self.todo, self.idx, self.out, self.man = source, todo, idx, out, man
         self.limiter, self.retry, self.max_cost, self.progress = limiter, retry, max_cost, progress
         self.secrets, self._saved = retry.pop("secrets", ()), 0.0
+        t = _totals(idx)                         # running tallies: the bar and --max-cost never rescan the index
+        self.spent, self.errors, self.tokens = sum(r.get("cost_usd") or 0 for r in idx.values()), t["n_errors"], t["total_tokens"]
 
     def save(self, status:str):
         self.man.update(status=status, updated=_now(), totals=_totals(self.idx), concurrency_history=self.limiter.history)
         if status != "running": self.man["finished"] = self.man["updated"]
         _write_json(self.out / "manifest.json", self.man); self._saved = time.monotonic()
 
-    def cost(self)->float: return sum(r.get("cost_usd") or 0 for r in self.idx.values())
+    def cost(self)->float: return self.spent
 
     async def one(self, rec:dict, sample:int, f, bar):
         t0 = time.perf_counter()
@@ -204,17 +206,16 @@ class _Run:
         row.update(out or {})
         row.update(latency_s=round(time.perf_counter() - t0, 4), attempts=n, error=error_text(err, self.secrets) if err else None)
         f.write(json.dumps(row, ensure_ascii=False) + "\n"); f.flush()
+        self.spent += row.get("cost_usd") or 0; self.errors += bool(row["error"]); self.tokens += (row.get("usage") or {}).get("total_tokens") or 0
         if supersedes(row, self.idx.get((rec["id"], sample))): self.idx[(rec["id"], sample)] = row
         self._tick(bar, row)
 
 # %% ../../nbs/run/53_runner.ipynb #717766e0
 def _tick(self:_Run, bar, row:dict):
-    "Advance the bar (its totals refresh every 20 answers and at the end) and refresh the manifest every 5 s."
+    "Advance the bar (errored rows, tokens and known cost so far; O(1) per answer) and refresh the manifest every 5 s."
     bar.update(1)
     if self.progress and (bar.n % 20 == 0 or bar.n == bar.total or bar.n == 1):
-        t = _totals(self.idx)
-        bar.set_postfix(err=t["n_errors"], tok=t["total_tokens"], cost="?" if t["cost_usd"] is None else f"${t['cost_usd']:.4f}",
-                        conc=self.limiter.limit)
+        bar.set_postfix(err=self.errors, tok=self.tokens, cost=f"${self.spent:.4f}" if self.spent else "?", conc=self.limiter.limit)
     if time.monotonic() - self._saved > 5: self.save("running")
 
 async def _go(self:_Run)->str:
