@@ -14,7 +14,7 @@
 9. `ifhier wise demo --constraint`: the wording audit of one IFHierBench constraint type;
 10. `ifhier wise paper`: the WISE paper's Table 11 re-derived and its rank-reversal figures.
 Everything is written under --out (default out/); figures go to figures/."""
-import argparse, filecmp, importlib.util, os, sys, time
+import argparse, filecmp, importlib.util, os, shutil, sys, time
 from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -46,6 +46,7 @@ def main(out: Path, reps: int):
 
     t = step("2. answer it with the offline answerers through `ifhier run` (the runner a paid model uses)")
     runs = [out / "runs" / m for m in ANSWERERS]
+    shutil.rmtree(out / "runs", ignore_errors=True)   # offline answers are cheap: start clean (a stale run of another build would be refused)
     for m, d in zip(ANSWERERS, runs): cli("run", "--model", m, "--bench", bench, "--out", d)
     cli("run", "--model", "witness", "--bench", bench, "--out", runs[0])      # a re-run resumes: nothing left to ask
     done(t)
