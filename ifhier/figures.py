@@ -70,7 +70,8 @@ def plot_contrasts(df:pd.DataFrame,  # family, form, diff, ci_low, ci_high, p_ho
         tooltip=["family", "form", alt.Tooltip("diff:Q", format=".1f"), alt.Tooltip("ci_low:Q", format=".1f"),
                  alt.Tooltip("ci_high:Q", format=".1f"), alt.Tooltip("p_holm:Q", format=".4f")])
     return alt.layer(zero, bars, pts).properties(width=260, height=alt.Step(16)).facet(
-        row=alt.Row("family:N", title=None)).resolve_scale(y="independent").properties(title=title)
+        row=alt.Row("family:N", title=None, header=alt.Header(labelAngle=0, labelOrient="top", labelAnchor="start",
+                                                              labelFontWeight="bold"))).resolve_scale(y="independent").properties(title=title)
 
 def plot_word_error(df:pd.DataFrame,  # family, form, error, n (`word_errors`)
                     title:str="Word-count error per form (count − target)",
