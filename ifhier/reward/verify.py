@@ -165,28 +165,33 @@ def _tree_json(record, memo:dict)->str:
         memo[id(t)] = js
     return js
 
-def _chunks(records, completions, finish_reasons, chunksize:int, rows:Sequence):
+def _tree_texts(records)->list:
+    "The tree JSON text of every record, serialised once per distinct tree object."
+    memo = {}
+    return [_tree_json(r, memo) for r in records]
+
+def _chunks(texts:list, completions, finish_reasons, chunksize:int, rows:Sequence):
     "Yield `(trees, items)` chunk payloads for `rows`, in that order, lazily so workers start at once."
-    memo, index = {}, {}
+    index = {}
     for lo in range(0, len(rows), chunksize):
         trees, items = {}, []
         for j in rows[lo:lo + chunksize]:
-            i = index.setdefault(js := _tree_json(records[j], memo), len(index))
+            i = index.setdefault(js := texts[j], len(index))
             trees[i] = js
             items.append((i, completions[j], finish_reasons[j] if finish_reasons is not None else None))
         yield trees, items
 
-def _by_tree(records, rows:list)->list:
+def _by_tree(trees:list, rows:list)->list:
     "Positions of `rows` ordered by their tree (stable), so each chunk covers few distinct trees."
-    memo, index = {}, {}
-    key = [index.setdefault(_tree_json(records[j], memo), len(index)) for j in rows]
+    index = {}
+    key = [index.setdefault(trees[j], len(index)) for j in rows]
     return sorted(range(len(rows)), key=key.__getitem__)
 
-def _distinct(records, completions, finish_reasons)->tuple[list, list]:
+def _distinct(trees:list, completions, finish_reasons)->tuple[list, list]:
     "Rows to score and, per row, which scored row it copies: identical (tree, text completion, finish reason) once."
-    memo, first, keep, src = {}, {}, [], []
+    first, keep, src = {}, [], []
     for j, c in enumerate(completions):
-        k = (_tree_json(records[j], memo), c, finish_reasons[j] if finish_reasons is not None else None) if isinstance(c, str) else j
+        k = (trees[j], c, finish_reasons[j] if finish_reasons is not None else None) if isinstance(c, str) else j
         if (at := first.get(k)) is None: at = first[k] = len(keep); keep.append(j)
         src.append(at)
     return keep, src
@@ -211,17 +216,18 @@ def reward_batch(records:Sequence,          # records with `tree` (or trees), on
     n = len(records)
     if len(completions) != n: raise InputError(f"{n} records but {len(completions)} completions")
     if finish_reasons is not None and len(finish_reasons) != n: raise InputError(f"{n} records but {len(finish_reasons)} finish reasons")
-    keep, src = _distinct(records, completions, finish_reasons) if dedup else (None, None)
+    trees = _tree_texts(records)
+    keep, src = _distinct(trees, completions, finish_reasons) if dedup else (None, None)
     m = n if keep is None else len(keep)
     par = executor is not None or workers > 0
     chunksize = chunksize or max(64, min(4096, -(-m // (8 * max(1, workers if executor is None else 2)))))
     rows = list(range(n)) if keep is None else keep
-    if not par: out = [r for t, it in _chunks(records, completions, finish_reasons, chunksize, rows) for r in score_chunk(t, it, opts)]
+    if not par: out = [r for t, it in _chunks(trees, completions, finish_reasons, chunksize, rows) for r in score_chunk(t, it, opts)]
     else:
-        order = _by_tree(records, rows)        # rows grouped by tree: a chunk then ships a few trees, not hundreds
+        order = _by_tree(trees, rows)          # rows grouped by tree: a chunk then ships a few trees, not hundreds
         own = executor is None
         ex = ProcessPoolExecutor(workers, mp_context=mp_context) if own else executor
-        try: got = _gather(ex, _chunks(records, completions, finish_reasons, chunksize, [rows[k] for k in order]), opts)
+        try: got = _gather(ex, _chunks(trees, completions, finish_reasons, chunksize, [rows[k] for k in order]), opts)
         finally:
             if own: ex.shutdown(wait=True, cancel_futures=True)
         out = [None] * len(rows)
