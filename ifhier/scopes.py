@@ -4,7 +4,7 @@
 
 # %% ../nbs/02_scopes.ipynb #fc5c5d52
 from __future__ import annotations
-import json, re, textwrap
+import json, re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property

@@ -13,7 +13,7 @@ import yaml
 from ..io import InputError, read_jsonl, data_path
 from .. import catalog as _catalog  # registers the 35 types
 from ..registry import REGISTRY, ParamError, get_type, conflicts_of, place_of
-from ..tree import ConstraintNode, validate_tree, depth as tree_depth
+from ..tree import ConstraintNode, validate_tree
 
 # %% auto #0
 __all__ = ['TASK_FIELDS', 'VOCAB_ROLES', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'P_OPEN', 'P_EXTRA', 'N_CONTENT',

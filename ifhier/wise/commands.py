@@ -4,13 +4,13 @@
 
 # %% ../../nbs/wise/79_commands.ipynb #9761abbf
 from __future__ import annotations
-import sys, warnings
+import json, sys, warnings
 from pathlib import Path
 import pandas as pd
-from ..io import InputError, data_path, write_jsonl
+from ..io import InputError, data_path, jsonl_lines, write_jsonl
 from ..registry import get_type
 from ..report.score import load_responses
-from .items import load_forms, read_records
+from .items import load_forms
 from .analyze import analyze_files, agreement_files
 from .build import build_prompts, grade, by_panel
 from .demo import SIM_MODELS, demo_answers
@@ -34,9 +34,11 @@ def _read_graded(path)->pd.DataFrame:
     return pd.read_csv(path, dtype={c: str for c in ("provider", "model", "item", "family", "form")})
 
 def _is_variants(path)->bool:
-    "Is the prompts file at `path` a wording-variants file (records carry a constraint `tree`)?"
-    recs = read_records(path)
-    return bool(recs) and "tree" in recs[0][1]
+    "Is the prompts file at `path` a wording-variants file (records carry a constraint `tree`)? Parses one line only."
+    lines = jsonl_lines(path)
+    try: first = json.loads(lines[0][1]) if lines else {}
+    except ValueError: return False                      # the reader that follows names the bad line
+    return isinstance(first, dict) and "tree" in first
 
 def _answers(path):
     "An answers JSONL, or a run directory holding `responses.jsonl`."
