@@ -142,17 +142,23 @@ def plot_pos_worst(gaps:pd.DataFrame, # model, pos, worst, worst_form, gap (e.g.
 def _pct(df:pd.DataFrame)->pd.DataFrame:
     return df.assign(**{c: 100 * df[c] for c in ("estimate", "ci_low", "ci_high") if c in df})
 
+def _ci_by_depth(df:pd.DataFrame, y_title:str, title:str, lines:bool)->alt.Chart:
+    "Estimates by depth with interval bars, one colour per run, one panel per level: lines (accuracy) or dodged points around 0 (differences)."
+    d = _pct(df[df.depth != "overall"]).assign(level=lambda x: x.level + "-level")
+    enc = dict(x=alt.X("depth:O", title="constraint depth", axis=alt.Axis(labelAngle=0)), color=alt.Color("run:N", title="answerer"))
+    base = alt.Chart(d).encode(**enc) if lines else alt.Chart(d).encode(xOffset="run:N", **enc)
+    y = alt.Y("estimate:Q", title=y_title, scale=alt.Scale(domain=[0, 100]) if lines else alt.Undefined)
+    tip = ["run", "level", "depth", alt.Tooltip("estimate:Q", format=".1f")]
+    est = (base.mark_line(point=True) if lines else base.mark_point(filled=True, size=50)).encode(y=y, tooltip=tip)
+    bars = base.mark_rule(strokeWidth=2).encode(y=alt.Y("ci_low:Q", title=y_title), y2="ci_high:Q")
+    layers = [est, bars] if lines else [alt.Chart(d).mark_rule(color="grey").encode(y=alt.datum(0)), est, bars]
+    return alt.layer(*layers).properties(width=240, height=200).facet(column=alt.Column("level:N", title=None)).properties(title=title)
+
 def plot_accuracy_ci(acc:pd.DataFrame,  # `accuracy_ci` output: run, level, depth, estimate, ci_low, ci_high
                      title:str="Strict accuracy by depth (95% bootstrap CI over prompts)",
                     )->alt.Chart:
     "Accuracy by depth with interval bars, one colour per run, prompt- and instruction-level side by side."
-    d = _pct(acc[acc.depth != "overall"]).assign(level=lambda x: x.level + "-level")
-    base = alt.Chart(d).encode(x=alt.X("depth:O", title="constraint depth", axis=alt.Axis(labelAngle=0)),
-                               color=alt.Color("run:N", title="answerer"))
-    pts = base.mark_line(point=True).encode(y=alt.Y("estimate:Q", title="strict accuracy (%)", scale=alt.Scale(domain=[0, 100])),
-                                            tooltip=["run", "level", "depth", alt.Tooltip("estimate:Q", format=".1f")])
-    bars = base.mark_rule(strokeWidth=2).encode(y=alt.Y("ci_low:Q", title="strict accuracy (%)"), y2="ci_high:Q")
-    return (pts + bars).properties(width=240, height=200).facet(column=alt.Column("level:N", title=None)).properties(title=title)
+    return _ci_by_depth(acc, "strict accuracy (%)", title, lines=True)
 
 def plot_type_heatmap(rates:pd.DataFrame, # `type_pass_rates` output: run, constraint, n, estimate
                       title:str="Pass rate per constraint type (%)",
@@ -170,12 +176,4 @@ def plot_overcredit(oc:pd.DataFrame, # `overcredit` output: run, level, depth, e
                     title:str="Flat minus hierarchical accuracy (points, 95% paired bootstrap CI)",
                    )->alt.Chart:
     "Over-credit of a flat checker per depth with interval bars, per run and level."
-    d = _pct(oc[oc.depth != "overall"]).assign(level=lambda x: x.level + "-level")
-    base = alt.Chart(d).encode(x=alt.X("depth:O", title="constraint depth", axis=alt.Axis(labelAngle=0)),
-                               xOffset="run:N", color=alt.Color("run:N", title="answerer"))
-    pts = base.mark_point(filled=True, size=50).encode(y=alt.Y("estimate:Q", title="flat - hierarchical (points)"),
-                                                       tooltip=["run", "level", "depth", alt.Tooltip("estimate:Q", format=".1f")])
-    zero = alt.Chart(d).mark_rule(color="grey").encode(y=alt.datum(0))
-    bars = base.mark_rule(strokeWidth=2).encode(y=alt.Y("ci_low:Q", title="flat - hierarchical (points)"), y2="ci_high:Q")
-    return (zero + pts + bars).properties(
-        width=240, height=200).facet(column=alt.Column("level:N", title=None)).properties(title=title)
+    return _ci_by_depth(oc, "flat - hierarchical (points)", title, lines=False)
