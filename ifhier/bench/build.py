@@ -27,21 +27,23 @@ DEPTHS = (0, 1, 2, 3)
 
 def build_one(task:dict,      # the seed task
               depth:int,      # target depth
-              seed:int,       # the build seed
+              seed:int|tuple, # the build seed (a tuple salts it, e.g. for training prompts)
               index:int,      # the prompt's position within its depth
               attempt:int,    # how many candidates were tried before
               stats:dict|None=None,  # counters: redraws (oracle reasons)
+              witness:bool=False,    # also return the witness answer in the record
              )->tuple[dict|None, str]:  # (record without id, '') or (None, rejection reason)
     "One candidate prompt for `task` at `depth`, or the reason it was rejected."
-    rng = np.random.default_rng([seed, depth, index, attempt])
+    seeds = list(seed) if isinstance(seed, tuple) else [seed]
+    rng = np.random.default_rng([*seeds, depth, index, attempt])
     try: tree = sample_tree(task, depth, rng, node_ok=node_ok, stats=None if stats is None else stats.setdefault("redraws", Counter()))
     except ParamError as e: return None, f"sampler: {str(e).split(' at level')[0]}"
-    _, vs = witness_verdicts(tree)
+    w, vs = witness_verdicts(tree)
     bad_ = [v for v in vs if not v.passed]
     if bad_: return None, f"witness: {bad_[0].constraint} ({bad_[0].verdict})"
-    prompt = render_prompt(tree, task, np.random.default_rng([seed, depth, index, attempt, 1]))
+    prompt = render_prompt(tree, task, np.random.default_rng([*seeds, depth, index, attempt, 1]))
     return dict(depth=depth, task_id=task["task_id"], genre=task["genre"], prompt=prompt, tree=tree.to_json(),
-                builder_version=BUILDER_VERSION), ""
+                builder_version=BUILDER_VERSION, **(dict(witness=w) if witness else {})), ""
 
 # %% ../../nbs/bench/33_build.ipynb #98d6fc7e
 def eligible_tasks(tasks:list, # seed tasks

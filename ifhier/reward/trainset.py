@@ -10,12 +10,9 @@ from pathlib import Path
 from typing import Sequence
 import numpy as np
 from ..io import InputError, data_path, read_jsonl, write_jsonl
-from ..registry import REGISTRY, ParamError
-from ..tree import iter_nodes
-from ..bench.sampler import load_tasks, sample_tree, load_vocab, genre_vocab, CONTAINERS
-from ..bench.render import render_prompt
-from ..bench.witness import witness_verdicts, node_ok
-from ..bench.build import eligible_tasks, BUILDER_VERSION
+from ..registry import REGISTRY
+from ..bench.sampler import load_tasks, load_vocab, genre_vocab
+from ..bench.build import build_one, eligible_tasks, BUILDER_VERSION
 
 # %% auto #0
 __all__ = ['TRAIN_SALT', 'split_from_bench', 'load_split', 'train_tasks', 'draw_range', 'build_train_set', 'write_train_set',
@@ -69,14 +66,9 @@ def _wanted(tree_json:dict, types:tuple)->bool:
     return any(cid == t or (t.endswith(".") and cid.startswith(t)) for cid in walk(tree_json) for t in types)
 
 def _candidate(task:dict, depth:int, seed:int, i:int, attempt:int)->dict|None:
-    "One candidate record (without id) or None if the sampler or the witness gives up."
-    rng = np.random.default_rng([TRAIN_SALT, seed, depth, i, attempt])
-    try: tree = sample_tree(task, depth, rng, node_ok=node_ok)
-    except ParamError: return None
-    w, vs = witness_verdicts(tree)
-    if not all(v.passed for v in vs): return None
-    prompt = render_prompt(tree, task, np.random.default_rng([TRAIN_SALT, seed, depth, i, attempt, 1]))
-    return dict(task_id=task["task_id"], genre=task["genre"], depth=depth, prompt=prompt, tree=tree.to_json(), witness=w)
+    "One candidate record (without id) or None if the sampler or the witness gives up: the benchmark's `build_one`, salted."
+    rec, _ = build_one(task, depth, (TRAIN_SALT, seed), i, attempt, witness=True)
+    return None if rec is None else {k: rec[k] for k in ("task_id", "genre", "depth", "prompt", "tree", "witness")}
 
 # %% ../../nbs/reward/86_trainset.ipynb #d1cf6ac5
 def _key(tree_json:dict)->str: return json.dumps(tree_json, sort_keys=True, ensure_ascii=False)
