@@ -14,7 +14,7 @@ from ..bench.witness import witness_response
 # %% auto #0
 __all__ = ['hf_rows', 'dataset_card', 'export_hf', 'cli_export_hf']
 
-# %% ../../nbs/integrations/93_hf.ipynb #d4ac35c4
+# %% ../../nbs/integrations/93_hf.ipynb #fe41c797
 def _cids(tree)->list:
     return [cid for v in iter_nodes(ConstraintNode.from_json(tree, validate=False)) for cid, _ in v.node.constraints]
 
@@ -28,8 +28,8 @@ def hf_rows(bench:list)->list:
                         witness=r.get("witness") or witness_response(r["tree"]), builder_version=r.get("builder_version") or BUILDER_VERSION))
     return out
 
-def _train_rows(path)->list:
-    "Rows of an `ifhier train-set` output (.jsonl or .parquet), JSON-typed columns kept as the trainers expect."
+def _train_rows(path)->tuple:
+    "(benchmark-shaped rows, rows with the trainer columns too) of an `ifhier train-set` output (.jsonl or .parquet)."
     p = Path(path)
     if p.suffix == ".parquet":
         import pyarrow.parquet as pq
@@ -37,9 +37,9 @@ def _train_rows(path)->list:
     else: rows = read_jsonl(p, ("id", "prompt", "tree"), "train-set row")
     base = hf_rows(rows)
     keep = ("messages", "ground_truth", "dataset", "data_source", "ability", "reward_model", "extra_info")
-    return [dict(b, **{k: r[k] for k in keep if k in r}) for b, r in zip(base, rows)]
+    return base, [dict(b, **{k: r[k] for k in keep if k in r}) for b, r in zip(base, rows)]
 
-# %% ../../nbs/integrations/93_hf.ipynb #ec815320
+# %% ../../nbs/integrations/93_hf.ipynb #15813a20
 _FEATURES = [("id", "string"), ("depth", "int64"), ("task_id", "string"), ("genre", "string"), ("prompt", "string"), ("tree", "string"),
              ("constraint_ids", "list"), ("n_constraints", "int64"), ("witness", "string"), ("builder_version", "string")]
 
@@ -65,9 +65,10 @@ def dataset_card(splits:dict,   # split name -> number of rows
          "- n<1K" if sum(splits.values()) < 1000 else "- 1K<n<10K" if sum(splits.values()) < 10_000 else "- 10K<n<100K",
          "configs:", "- config_name: default", "  default: true", "  data_files:"]
     L += [f"  - split: {s}\n    path: data/{s}-*.parquet" for s in splits]
+    if "train" in splits: L += ["- config_name: trainer", "  data_files:", "  - split: train\n    path: data/trainer/train-*.parquet"]
     if "test" in splits:
         for d in depths: L += [f"- config_name: depth_{d}", "  data_files:", f"  - split: test\n    path: data/depth_{d}/test-*.parquet"]
-    L += ["dataset_info:"] + _feature_yaml() + ["  splits:"] + [f"  - name: {s}\n    num_examples: {n}" for s, n in splits.items()]
+    L += ["dataset_info:", "  config_name: default"] + _feature_yaml() + ["  splits:"] + [f"  - name: {s}\n    num_examples: {n}" for s, n in splits.items()]
     L += ["---", "", "# IFHierBench", "",
           "Prompts whose output constraints form a **tree over the structure of the answer**: a constraint applies to "
           "a scope (the whole response, the value of a JSON key, an item of a list, the section under a Markdown "
@@ -79,8 +80,9 @@ def dataset_card(splits:dict,   # split name -> number of rows
           "- `constraint_ids`, `n_constraints`: the constraint types used, depth-first;",
           "- `witness`: an answer that passes every constraint, written by a constructive responder. Every prompt has "
           "one: it proves the prompt satisfiable and serves as gold data (it is not a model's answer);",
-          "- `train` only: `messages`, `ground_truth`, `reward_model`, `extra_info` in the open-instruct / verl layout.", "",
-          "Configurations `depth_0` … `depth_3` hold one depth each; or filter on `depth`.", "",
+          "", "Configurations `depth_0` … `depth_3` hold one depth each (or filter on `depth`); with a training set, the "
+          "`trainer` configuration holds its `train` split with the trainer columns too (`messages`, `ground_truth`, "
+          "`reward_model`, `extra_info`: the open-instruct / verl layout).", "",
           "## Scoring", "", "Score answers with the deterministic checker of [ifhier](https://github.com/ifhier/ifhier): "
           "`ifhier score --responses ...`, or `inspect eval ifhier/ifhierbench`, or the lm-eval task folder from "
           "`ifhier export lm-eval`. A node's extractor runs first; if it fails, the node's constraints and its subtree are "
@@ -98,7 +100,7 @@ def dataset_card(splits:dict,   # split name -> number of rows
           "  author  = {Mao, Yuetian and Chen, Chunyang},", "  journal = {arXiv preprint arXiv:2607.27912},", "  year    = {2026}", "}", "```", ""]
     return "\n".join(L)
 
-# %% ../../nbs/integrations/93_hf.ipynb #ee4f3954
+# %% ../../nbs/integrations/93_hf.ipynb #06c1965c
 def export_hf(out_dir:str|Path,               # the dataset folder to write
               bench_path:str|Path|None=None,  # benchmark JSONL (default: the shipped IFHierBench); the `test` split
               train_set:str|Path|None=None,   # an `ifhier train-set` output (.jsonl / .parquet): the `train` split
@@ -114,9 +116,10 @@ def export_hf(out_dir:str|Path,               # the dataset folder to write
         f = f"data/depth_{d}/test-00000-of-00001.parquet"
         _write_parquet([r for r in test if r["depth"] == d], out / f); files.append(f)
     if train_set:
-        tr = _train_rows(train_set)
+        tr, trainer = _train_rows(train_set)
         if not tr: raise InputError(f"{train_set}: no training rows")
-        _write_parquet(tr, out / "data" / "train-00000-of-00001.parquet"); files.append("data/train-00000-of-00001.parquet")
+        for rows, f in ((tr, "data/train-00000-of-00001.parquet"), (trainer, "data/trainer/train-00000-of-00001.parquet")):
+            _write_parquet(rows, out / f); files.append(f)
         splits["train"] = len(tr)
     summary = ""
     if not bench_path:
