@@ -13,7 +13,7 @@ from .widgets import verdicts_html
 # %% auto #0
 __all__ = ['node_passes', 'differing_nodes', 'CompareStepper']
 
-# %% ../nbs/widgets/83_compare.ipynb #fcad3e8c
+# %% ../nbs/widgets/83_compare.ipynb #b1766960
 def node_passes(node)->bool:
     "Does every constraint on this `walk` node pass (unreachable counts as not passed)?"
     return all(v.passed for v in node.verdicts)
@@ -25,8 +25,8 @@ def differing_nodes(nodes_a:list, nodes_b:list)->list:
 def _side(name:str, node, response:str)->str:
     ok = node_passes(node)
     head = f'<h4 style="margin:4px 0">{html.escape(name)}: <span class="ifhier-{"pass" if ok else "fail"}">{"passes" if ok else "fails"}</span> this node</h4>'
-    ans = highlight_html(response, [node.span]) if node.span else "<i>not reached:</i>" + highlight_html(response, [])
-    return head + verdicts_html(node) + "<b>answer</b>" + ans
+    ans = highlight_html(response, [node.span]) if node.span else "<i>not reached</i>" + highlight_html(response, [])
+    return head + verdicts_html(node) + "<b>answer</b><br>" + ans
 
 # %% ../nbs/widgets/83_compare.ipynb #908f96c6
 class CompareStepper:

@@ -69,6 +69,12 @@ def state(stepper)->dict:
                 verdicts=stepper.locator(".ifhier-verdict-pane").inner_text().strip(),
                 mark=stepper.locator(".ifhier-answer mark").first.inner_text())
 
+def accept_kernel_dialog(page, wait_s:float=8):
+    "JupyterLab sometimes asks which kernel to start (a slow machine, a fresh session): take the proposed one."
+    try: page.locator(".jp-Dialog .jp-mod-accept").first.wait_for(state="visible", timeout=wait_s * 1000)
+    except Exception: return
+    page.locator(".jp-Dialog .jp-mod-accept").first.click()
+
 def drive(url:str, shot:Path, timeout_s:float)->tuple:
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
@@ -78,6 +84,7 @@ def drive(url:str, shot:Path, timeout_s:float)->tuple:
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
         page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], .jp-DebuggerBugButton, .jp-KernelStatus", timeout=60_000)
         time.sleep(2)
+        accept_kernel_dialog(page)
         page.locator(".lm-MenuBar-item", has_text="Run").first.click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         stepper = page.locator(".ifhier-stepper").first
@@ -109,6 +116,7 @@ def drive_compare(url:str, shot:Path, timeout_s:float)->tuple:
         page.goto(url, timeout=60_000)
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
         time.sleep(2)
+        accept_kernel_dialog(page)
         page.locator(".lm-MenuBar-item", has_text="Run").first.click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         cs = page.locator(".ifhier-compare").first

@@ -153,7 +153,7 @@ def test_hf_export_loads_with_datasets_offline(tmp_path):
 
 def test_report_compare_two_offline_answerers(tmp_path):
     from ifhier.run.responders import respond_run
-    bench = load_bench(SHIPPED)[::10]
+    bench = load_bench(SHIPPED)[::20]
     write_jsonl(bench, tmp_path / "bench.jsonl")
     respond_run(bench, "witness", tmp_path / "a"); respond_run(bench, "one-slip (synthetic)", tmp_path / "b")
     code, out, err = call("report", tmp_path / "a", tmp_path / "b", "--compare", "--bench", tmp_path / "bench.jsonl",
