@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from ..io import data_path
-from ..check import check_flat
+from ..verdicts import check_flat
 from ..registry import REGISTRY
 from ..tree import ConstraintNode, iter_nodes
 from ..stats import bootstrap_ci

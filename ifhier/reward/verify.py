@@ -11,7 +11,7 @@ from inspect import signature
 from typing import Any, Sequence
 from ..io import InputError
 from ..tree import ConstraintNode
-from ..check import check
+from ..verdicts import check
 
 # %% auto #0
 __all__ = ['END_TOKENS', 'THINK_OPEN', 'THINK_CLOSE', 'MODES', 'UNFINISHED', 'PROFILES', 'Answer', 'answer_text', 'record_tree',
@@ -76,7 +76,7 @@ def _options(mode, profile, think, unfinished, unfinished_factor)->tuple:
     for name, v, ok_ in (("mode", mode, MODES), ("profile", profile, PROFILES), ("think", think, ("strip", "keep")),
                          ("unfinished", unfinished, UNFINISHED)):
         if v not in ok_: raise InputError(f"{name} must be one of {list(ok_)}, got {v!r}")
-    if profile != "strict" and not _has_profiles(): raise InputError(f"profile {profile!r} needs an ifhier.check with profiles")
+    if profile != "strict" and not _has_profiles(): raise InputError(f"profile {profile!r} needs an ifhier.verdicts with profiles")
     if not (isinstance(unfinished_factor, (int, float)) and 0 <= unfinished_factor <= 1):
         raise InputError(f"unfinished_factor must be a number in [0, 1], got {unfinished_factor!r}")
     return (mode, profile, think, unfinished, float(unfinished_factor))
