@@ -9,7 +9,7 @@ import numpy as np
 from dataclasses import dataclass, field
 from ..registry import REGISTRY, get_type
 from ..text import count_words, count_sentences, count_letter, capital_words, punkt_tokenizer
-from ..checkers.keywords import occurrences
+from ..text import occurrences
 from ..answer import INF, LeafSpec, WitnessError, caps_count
 
 # %% auto #0
