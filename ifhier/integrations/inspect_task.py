@@ -11,7 +11,7 @@ from inspect_ai.scorer import SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState, generate
 from ..io import InputError, data_path
 from ..tree import ConstraintNode, iter_nodes
-from ..check import check
+from ..verdicts import check
 from ..bench.build import load_bench
 from .scoring import score_text, score_values, aggregate, mean
 

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import json
 from ..tree import ConstraintNode
-from ..check import check
+from ..verdicts import check
 
 # %% auto #0
 __all__ = ['score_text', 'score_values', 'mean', 'aggregate']
