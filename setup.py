@@ -22,6 +22,7 @@ min_python = cfg['min_python']
 lic = licenses.get(cfg['license'].lower(), cfg['license'])
 dev_requirements = shlex.split(cfg.get('dev_requirements', ''))
 cluster_requirements = shlex.split(cfg.get('cluster_requirements', ''))   # pip install ifhier[cluster]: reward_batch on Dask
+integrations_requirements = shlex.split(cfg.get('integrations_requirements', ''))   # pip install ifhier[integrations]: inspect_ai, lm-eval, datasets
 
 setuptools.setup(
     name = cfg['lib_name'],
@@ -36,7 +37,7 @@ setuptools.setup(
     include_package_data = True,
     package_data = {'ifhier': ['data/*', 'data/**/*']},
     install_requires = requirements,
-    extras_require={ 'dev': dev_requirements, 'cluster': cluster_requirements },
+    extras_require={ 'dev': dev_requirements, 'cluster': cluster_requirements, 'integrations': integrations_requirements },
     dependency_links = cfg.get('dep_links','').split(),
     python_requires  = '>=' + cfg['min_python'],
     long_description = open('README.md', encoding='utf-8').read(),
@@ -44,6 +45,7 @@ setuptools.setup(
     zip_safe = False,
     entry_points = {
         'console_scripts': cfg.get('console_scripts','').split(),
-        'nbdev': [f'{cfg.get("lib_path")}={cfg.get("lib_path")}._modidx:d']
+        'nbdev': [f'{cfg.get("lib_path")}={cfg.get("lib_path")}._modidx:d'],
+        'inspect_ai': ['ifhier = ifhier.integrations.inspect_task'],   # `inspect eval ifhier/ifhierbench`
     },
     **setup_cfg)

@@ -119,7 +119,7 @@ def _score_commands(sub):
     p = command(sub, "score", "ifhier.report.score:cli_score", "score responses against the benchmark's constraint trees (one row per prompt, sample, constraint)",
                 reads=("bench", "responses"), writes=("out",))
     p.add_argument("--bench", help="benchmark JSONL (ifhier build; default: the shipped IFHierBench)")
-    p.add_argument("--responses", required=True, help="a run directory or its responses.jsonl (prompt_id, sample, model, response, error)")
+    p.add_argument("--responses", required=True, help="a run directory or its responses.jsonl (prompt_id, sample, model, response, error), an inspect .eval/.json log or an lm-eval samples_*.jsonl")
     out_option(p, "score table to write: .jsonl or .csv (coverage goes to OUT.summary.json)")
     p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
     p.add_argument("--loose", action="store_true", help="also score under the loose profile (rows told apart by the 'profile' column)")
@@ -146,6 +146,7 @@ def _report_commands(sub):
     seed_option(p, "the bootstrap")
     p.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap replicates over prompts")
     p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
+    p.add_argument("--compare", action="store_true", help="two runs: where they differ, node by node (paired bootstrap CIs, exact McNemar test)")
 
 # %% ../nbs/90_cli.ipynb #21c8f14f
 def _wise_commands(sub):
@@ -223,6 +224,20 @@ def _train_commands(sub):
     p.add_argument("--tasks", help="your own seed tasks JSONL (default: the shipped train split)")
     p.add_argument("--workers", type=count_int, default=0, help="processes drawing records (0: this one; same result)")
 
+# %% ../nbs/90_cli.ipynb #a91e0c02
+def _export_commands(sub):
+    e = group(sub, "export", "write the benchmark for other tools: an lm-eval task folder, a Hugging Face dataset")
+    p = command(e, "lm-eval", "ifhier.integrations.lmeval:cli_export_lm_eval", "write an lm-eval task folder (YAML + utils.py calling ifhier): lm_eval --tasks ifhierbench --include_path DIR",
+                reads=("bench",), writes=("dir",))
+    p.add_argument("dir", metavar="DIR", help="task folder to write")
+    p.add_argument("--bench", help="benchmark JSONL (default: the shipped IFHierBench)")
+    p.add_argument("--max-gen-toks", type=positive_int, default=2048, help="lm-eval's generation token cap")
+    p = command(e, "hf", "ifhier.integrations.hf:cli_export_hf", "write the benchmark as a Hugging Face dataset folder (Parquet + dataset card): datasets.load_dataset(DIR, split='test')",
+                reads=("bench", "train_set"), writes=("dir",))
+    p.add_argument("dir", metavar="DIR", help="dataset folder to write")
+    p.add_argument("--bench", help="benchmark JSONL: the test split (default: the shipped IFHierBench)")
+    p.add_argument("--train-set", help="an `ifhier train-set` output (.jsonl or .parquet): the train split")
+
 # %% ../nbs/90_cli.ipynb #fc96bfa0
 def _explain_commands(sub):
     p = command(sub, "explain", "ifhier.explain:cli_explain", "walk one answer through its constraint tree: each node's verdicts, reasons and slice",
@@ -235,7 +250,7 @@ def _explain_commands(sub):
     p.add_argument("--loose", action="store_true", help="walk under the loose checker profile (default: strict)")
 
 # %% ../nbs/90_cli.ipynb #b8b82877
-COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _report_commands, _explain_commands, _wise_commands, _train_commands, _catalog_commands]
+COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _report_commands, _explain_commands, _wise_commands, _train_commands, _export_commands, _catalog_commands]
 
 def build_parser()->argparse.ArgumentParser:
     "The `ifhier` argument parser with every command (imports no handler module)."

@@ -1,6 +1,8 @@
 """Real-browser test of the workbench: JupyterLab + Chromium (Playwright) run the IFHierBench notebook,
 click Next on the tree stepper, check that the node, its verdicts and the highlighted slice change,
-and save a screenshot to figures/workbench.png.
+and save a screenshot to figures/workbench.png; then the same for the stepper's compare mode in
+nbs/analysis/compare.ipynb (Next moves to the next node where the two answers differ), screenshot
+figures/workbench_compare.png.
 
     python scripts/browser_test.py [--notebook nbs/analysis/ifhierbench.ipynb] [--timeout 150]
 
@@ -67,6 +69,12 @@ def state(stepper)->dict:
                 verdicts=stepper.locator(".ifhier-verdict-pane").inner_text().strip(),
                 mark=stepper.locator(".ifhier-answer mark").first.inner_text())
 
+def accept_kernel_dialog(page, wait_s:float=8):
+    "JupyterLab sometimes asks which kernel to start (a slow machine, a fresh session): take the proposed one."
+    try: page.locator(".jp-Dialog .jp-mod-accept").first.wait_for(state="visible", timeout=wait_s * 1000)
+    except Exception: return
+    page.locator(".jp-Dialog .jp-mod-accept").first.click()
+
 def drive(url:str, shot:Path, timeout_s:float)->tuple:
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
@@ -76,6 +84,7 @@ def drive(url:str, shot:Path, timeout_s:float)->tuple:
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
         page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], .jp-DebuggerBugButton, .jp-KernelStatus", timeout=60_000)
         time.sleep(2)
+        accept_kernel_dialog(page)
         page.locator(".lm-MenuBar-item", has_text="Run").first.click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
         stepper = page.locator(".ifhier-stepper").first
@@ -98,11 +107,45 @@ def drive(url:str, shot:Path, timeout_s:float)->tuple:
         browser.close()
     return before, after
 
+def drive_compare(url:str, shot:Path, timeout_s:float)->tuple:
+    "Run the compare notebook, click Next on the compare stepper; (node header before, after, side A text, side B text)."
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1500, "height": 1600})
+        page.goto(url, timeout=60_000)
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+        time.sleep(2)
+        accept_kernel_dialog(page)
+        page.locator(".lm-MenuBar-item", has_text="Run").first.click()
+        page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
+        cs = page.locator(".ifhier-compare").first
+        try: cs.wait_for(state="attached", timeout=timeout_s * 1000)
+        except Exception:
+            page.screenshot(path=str(Path(tempfile.gettempdir()) / "ifhier-browser-compare-failure.png"), full_page=True); raise
+        cs.locator(".ifhier-compare-side-a mark, .ifhier-compare-side-b mark").first.wait_for(timeout=30_000)
+        cs.scroll_into_view_if_needed()
+        head = lambda: cs.locator(".ifhier-compare-node").inner_text().strip()
+        before = head()
+        cs.locator(".ifhier-compare-next").click()
+        page.wait_for_function("(b) => { const s = document.querySelector('.ifhier-compare .ifhier-compare-node');"
+                               " return s && s.innerText.trim() !== b; }", arg=before, timeout=20_000)
+        after, a, b = head(), cs.locator(".ifhier-compare-side-a").inner_text(), cs.locator(".ifhier-compare-side-b").inner_text()
+        no = page.locator(".jp-toast-button", has_text="No")
+        if no.count(): no.first.click()
+        cs.scroll_into_view_if_needed()
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        cs.screenshot(path=str(shot))
+        browser.close()
+    return before, after, a, b
+
 def main()->int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--notebook", default="nbs/analysis/ifhierbench.ipynb")
     ap.add_argument("--timeout", type=float, default=150, help="seconds for the notebook to reach the stepper")
     ap.add_argument("--screenshot", default=str(ROOT / "figures" / "workbench.png"))
+    ap.add_argument("--compare-notebook", default="nbs/analysis/compare.ipynb")
+    ap.add_argument("--compare-screenshot", default=str(ROOT / "figures" / "workbench_compare.png"))
     a = ap.parse_args()
     t0 = time.time()
     ensure_chromium()
@@ -111,6 +154,7 @@ def main()->int:
     try:
         wait_ready(port, token, proc)
         before, after = drive(f"http://127.0.0.1:{port}/lab/tree/{a.notebook}?token={token}", Path(a.screenshot), a.timeout)
+        cmp = drive_compare(f"http://127.0.0.1:{port}/lab/tree/{a.compare_notebook}?token={token}", Path(a.compare_screenshot), a.timeout)
     except Exception:
         print("JupyterLab log (last lines):\n" + "".join(proc.log), file=sys.stderr); raise
     finally:
@@ -121,7 +165,10 @@ def main()->int:
     print(f"after  Next: {after['node']!r}; mark {after['mark'][:60]!r}")
     if fails:
         print(f"browser test FAILED: {', '.join(fails)} did not change after Next", file=sys.stderr); return 1
-    print(f"browser test passed in {time.time() - t0:.0f}s; screenshot {a.screenshot}")
+    print(f"compare mode: before Next {cmp[0]!r}; after {cmp[1]!r}")
+    if cmp[0] == cmp[1] or "differing node" not in cmp[1] or "passes this node" not in cmp[2] or "fails this node" not in cmp[3]:
+        print("browser test FAILED: the compare stepper did not move to the next differing node with A passing and B failing it", file=sys.stderr); return 1
+    print(f"browser test passed in {time.time() - t0:.0f}s; screenshots {a.screenshot}, {a.compare_screenshot}")
     return 0
 
 if __name__ == "__main__":

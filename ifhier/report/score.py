@@ -12,6 +12,7 @@ from ..verdicts import check, prompt_accuracy, instruction_accuracy
 from ..io import InputError, MissingFileError, read_jsonl, write_jsonl, data_path
 from ..bench.build import load_bench
 from ..run.rundir import is_answer, supersedes
+from ..integrations.logs import read_log, log_line
 
 # %% auto #0
 __all__ = ['RESPONSE_FIELDS', 'SCORE_COLUMNS', 'NO_ANSWER', 'load_responses', 'load_run', 'resolve_rows', 'score_responses',
@@ -158,7 +159,9 @@ def cli_score(args)->int:
     "`ifhier score`: score the run `args.responses` (directory or file) against `args.bench` into `args.out`."
     _score_suffix(args.out)   # before the scoring, so a bad name costs nothing
     bench = load_bench(args.bench or data_path("ifhierbench.jsonl"))   # the benchmark first: its errors are reported before the responses'
-    rows, man = load_run(args.responses)
+    if got := read_log(args.responses, bench):   # an inspect log or lm-eval samples file: scored on the prompts it covers
+        rows, man, bench = got; print(log_line(man))
+    else: rows, man = load_run(args.responses)
     profiles = ("strict", "loose") if getattr(args, "loose", False) else ("strict",)
     df, cov = score_run(bench, rows, man, getattr(args, "answered_only", False), progress=sys.stderr.isatty(), profiles=profiles)
     write_scores(df, args.out)

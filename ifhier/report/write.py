@@ -17,6 +17,7 @@ from .tables import (load_runs, all_scores, accuracy_ci, type_pass_rates, hardes
 from .reasoning import reasoning_order, reasoning_summary, SEPARATION_THRESHOLD
 from .signature import (flat_scores, paired_scores, overcredit, leaf_accuracy, failure_signature,
                                      run_costs, classify_pattern, PATTERN_RULE, _ratio)
+from .compare import accuracy_by_size, accuracy_by_position, size_position_markdown, compare_section
 from ..figures import plot_accuracy_ci, plot_type_heatmap, plot_overcredit, save_figure
 
 # %% auto #0
@@ -143,6 +144,7 @@ def build_report(run_dirs:list,         # run directories
                  paper:bool=False,      # put the published Table 2 / Table 3 beside the models
                  seed:int=0, n_boot:int=2000, answered_only:bool=False,
                  figures:bool=True,     # draw the figures
+                 compare:bool=False,    # two runs: add the paired node-by-node comparison
                 )->dict:                # {"runs", "costs", "<group>": group tables}
     "Write the report of `run_dirs` on `bench_path` into `out_dir`; returns every frame."
     if not run_dirs: raise InputError("give at least one run directory")
@@ -159,17 +161,20 @@ def build_report(run_dirs:list,         # run directories
     if all(r.synthetic for r in runs): L += ["", "**No model runs were given**: every run here is an offline answerer "
                                            "(the witness or a labelled synthetic responder). They exercise the pipeline; they are not model results."]
     res, csv = dict(runs=runs), {k: [] for k in ("accuracy_by_depth", "type_pass_rates", "hardest_types", "overcredit",
-                                                  "failure_signature", "leaf_accuracy", "reasoning_order", "reasoning_summary")}
+                                                  "failure_signature", "leaf_accuracy", "reasoning_order", "reasoning_summary",
+                                                  "accuracy_by_size", "accuracy_by_position")}
     for slug, title, synth in GROUPS:
         g = [r for r in runs if r.synthetic == synth]
         if not g: continue
         t = res[slug] = group_tables(g, bench, n_boot, seed)
         sec = group_markdown(t, title, slug, paper and not synth)
+        t["size"], t["position"] = accuracy_by_size(t["scores"], bench, n_boot, seed), accuracy_by_position(t["scores"], bench, n_boot, seed)
+        sec += size_position_markdown(t["size"], t["position"])
         L += [""] + ([l.replace("| Model |", "| Offline answerer (not a model) |", 1) for l in sec] if synth else sec)
         for k, f in (("accuracy_by_depth", t["acc_profiles"]), ("type_pass_rates", t["rates"]), ("overcredit", t["overcredit"]),
                      ("failure_signature", t["signature"]), ("reasoning_order", t["order"]), ("reasoning_summary", t["reasoning"]),
                      ("hardest_types", pd.concat([t["pooled"], t["rates"]])[lambda x: x.constraint.isin(t["hard"])]),
-                     ("leaf_accuracy", pd.concat([t["leaf"], t["leaf_reach"]]))):
+                     ("leaf_accuracy", pd.concat([t["leaf"], t["leaf_reach"]])), ("accuracy_by_size", t["size"]), ("accuracy_by_position", t["position"])):
             csv[k].append(f.assign(group=slug))
         if figures:
             for name, fig in (("accuracy_ci", plot_accuracy_ci(t["acc"], f"{title}: strict accuracy by depth (95% CI)")),
@@ -177,6 +182,10 @@ def build_report(run_dirs:list,         # run directories
                               ("overcredit", plot_overcredit(t["overcredit"], f"{title}: flat − hierarchical (95% paired CI)"))):
                 save_figure(fig, out / "figures" / f"{slug}_{name}")
     if paper and all(r.synthetic for r in runs): L += [""] + published_markdown()
+    if compare:
+        res["compare"], res["disagreements"], cl = compare_section(runs, bench, n_boot, seed)
+        res["compare"].to_csv(out / "compare.csv", index=False); res["disagreements"].to_csv(out / "disagreements.csv", index=False)
+        L += [""] + cl
     res["costs"] = costs = run_costs(runs)
     costs.to_csv(out / "run_costs.csv", index=False)
     _save(csv, out)
@@ -184,7 +193,8 @@ def build_report(run_dirs:list,         # run directories
           "Tokens and cost count every row (retries were paid for); latency is over the kept answers. Cost is "
           "`unknown` when no row had a price.", "", "## Files", "",
           "`accuracy_by_depth.csv`, `type_pass_rates.csv`, `hardest_types.csv`, `overcredit.csv`, `failure_signature.csv`, "
-          "`leaf_accuracy.csv`, `reasoning_order.csv`, `reasoning_summary.csv`, `run_costs.csv`; figures in `figures/` (PNG and SVG)."]
+          "`leaf_accuracy.csv`, `reasoning_order.csv`, `reasoning_summary.csv`, `accuracy_by_size.csv`, `accuracy_by_position.csv`, "
+          "`run_costs.csv`" + ("; `compare.csv`, `disagreements.csv`" if compare else "") + "; figures in `figures/` (PNG and SVG)."]
     (out / "report.md").write_text("\n".join(L) + "\n", encoding="utf-8")
     return res
 
@@ -192,8 +202,11 @@ def build_report(run_dirs:list,         # run directories
 def cli_report(args)->int:
     "`ifhier report`: write the report of `args.runs` on `args.bench` into `args.out`."
     res = build_report(args.runs, args.bench or data_path("ifhierbench.jsonl"), args.out, paper=args.paper, seed=args.seed, n_boot=args.n_boot,
-                       answered_only=getattr(args, "answered_only", False))
+                       answered_only=getattr(args, "answered_only", False), compare=getattr(args, "compare", False))
     for r in res["runs"]: print(f"{r.name}: {coverage_line(r.coverage)}")
+    if "compare" in res:
+        from ifhier.report.compare import compare_text
+        print(compare_text(res["compare"], res["disagreements"], *(r.name for r in res["runs"])))
     print(f"wrote {Path(args.out) / 'report.md'}, {len(list(Path(args.out).glob('*.csv')))} CSVs and figures/ "
           f"({len(list(Path(args.out, 'figures').glob('*.png')))} PNG)")
     return 0
