@@ -11,7 +11,7 @@ from .. import catalog as _catalog  # registers the 35 types
 from ..registry import REGISTRY, get_type
 from ..text import count_words, count_sentences, count_letter, capital_words, punkt_tokenizer
 from ..checkers.keywords import occurrences
-from ..witness_spec import INF, LeafSpec, WitnessError, caps_count
+from ..specs import INF, LeafSpec, WitnessError, caps_count
 
 # %% auto #0
 __all__ = ['VOCAB', 'spec_of', 'Filler', 'Knobs', 'render_leaf', 'solve_leaf']

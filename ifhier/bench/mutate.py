@@ -10,7 +10,7 @@ from .. import catalog as _catalog  # registers the 35 types
 from ..registry import REGISTRY, get_type
 from ..tree import ConstraintNode, iter_nodes
 from ..check import check
-from ..witness_spec import Real, to_text
+from ..specs import Real, to_text
 from .witness import Ctx, realise, witness_response
 
 # %% auto #0

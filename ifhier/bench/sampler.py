@@ -13,7 +13,7 @@ import yaml
 from ..io import InputError, read_jsonl, data_path
 from .. import catalog as _catalog  # registers the 35 types
 from ..registry import REGISTRY, ParamError, IntParam, get_type, conflicts_of, place_of
-from ..witness_spec import INF, rel_interval
+from ..specs import INF, rel_interval
 from ..tree import ConstraintNode, validate_tree
 
 # %% auto #0

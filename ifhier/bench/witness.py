@@ -12,7 +12,7 @@ from ..registry import get_type
 from ..tree import ConstraintNode, path_step
 from ..scopes import parse_markdown, parse_labeled, norm_name
 from ..check import check
-from ..witness_spec import INF, BoxSpec, Real, WitnessError, meet, rel_interval, to_text, to_value
+from ..specs import INF, BoxSpec, Real, WitnessError, meet, rel_interval, to_text, to_value
 from .leaves import solve_leaf, Filler
 
 # %% auto #0

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..registry import Check, counted, count_check, ok, bad, constraint, IntParam, RelParam, scoped
 from ..text import capital_words
 import re
-from ..witness_spec import INF, rel_interval, meet, need_more, insert_mid, caps_count
+from ..specs import INF, rel_interval, meet, need_more, insert_mid, caps_count
 
 # %% auto #0
 __all__ = ['EXACT_TEXT', 'capital_letters', 'lowercase_letters', 'capital_word_frequency', 'comma', 'quotation']

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..registry import (counted, agree, Check, ok, bad, compare, constraint, Param, ParamError, TextParam, scoped,
                              TextListParam, RELATIONS)
 from ..text import count_keyword, count_letter, count_substring_ci
-from ..witness_spec import INF, rel_interval, meet, need_phrase, need_more, insert_mid, phrase_pattern
+from ..specs import INF, rel_interval, meet, need_phrase, need_more, insert_mid, phrase_pattern
 
 # %% auto #0
 __all__ = ['squash', 'occurrences', 'substring_occurrences', 'quote_join', 'times', 'frequency', 'contains', 'not_contains',

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from ..registry import Check, bad, constraint, counted, count_check, ParamError, IntParam, RelParam, TextParam, scoped
 from ..text import count_words, count_sentences, split_paragraphs_blank
-from ..witness_spec import rel_interval, meet, need_more, insert_mid
+from ..specs import rel_interval, meet, need_more, insert_mid
 from ..text import count_words, count_sentences
 
 # %% auto #0

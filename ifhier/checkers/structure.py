@@ -10,7 +10,7 @@ from ..registry import (counted, count_check, agree, constraint, Check, ok, bad,
 from ..scopes import parse_scope, MarkdownDoc, LabeledDoc
 from ..code import LANGUAGES, canonical_language, find_comment
 import copy
-from ..witness_spec import rel_interval, meet, need_more, Real, to_text, rename_part, recount_parts
+from ..specs import rel_interval, meet, need_more, Real, to_text, rename_part, recount_parts
 from ..scopes import parse_markdown, parse_labeled
 
 # %% auto #0
