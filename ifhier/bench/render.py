@@ -251,7 +251,7 @@ def literals(cid:str, params:dict)->list[tuple]:
     for k, v in params.items(): add(k, v)
     return out
 
-# %% ../../nbs/bench/31_render.ipynb #aaa42f10
+# %% ../../nbs/bench/31_render.ipynb #26dd8caf
 def constraint_wordings(cid:str,     # constraint type id
                         params:dict, # its parameters
                         alias:str,   # how the prompt names its scope
@@ -262,7 +262,9 @@ def constraint_wordings(cid:str,     # constraint type id
     for t in get_type(cid).templates:
         s = _fill(t, cid, params)
         full += [_finish(x, a) for a in aliases for x in (s, vary(s))]
-        if _single(s): parts.append(s[len(_A) + 1:-1].replace(_A, "it"))
+        if _single(s):
+            pred = s[len(_A) + 1:-1].replace(_A, "it")
+            parts += [pred] + ([pred[5:]] if pred.startswith("must ") else [])   # a merge says a repeated "must" once
         c = s.replace(_A, "it").rstrip().removesuffix(".")
         parts.append(c[:1].lower() + c[1:] if c[:1].isupper() and not c[1:2].isupper() else c)
     return list(dict.fromkeys(full + sorted(parts, key=len, reverse=True)))
