@@ -245,7 +245,7 @@ class Registry(dict):
 # %% ../nbs/01_registry.ipynb #9a9925aa
 REGISTRY: dict[str, ConstraintType] = Registry()
 ALIASES: dict[str, str] = {}
-HOOKS = ("derived", "feasible", "root_only", "witness", "mutate")
+HOOKS = ("derived", "feasible", "root_only", "long_form", "witness", "mutate")   # long_form: only on long-form text (no short field or list item)
 _FIELD = re.compile(r"{(\w+)[^}]*}")
 
 def _same_declaration(a:ConstraintType, b:ConstraintType)->bool:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Validate ifhier/data/structure_vocab.yaml (or the file given): every seed-task genre has an entry, kinds are
 container kinds, keys are snake_case, headings and labels Title Case, no identifier overlaps another of its genre
-(or a shared one), fields have 2-5 choices. Prints a summary; exits 1 with one line per problem.
+(or a shared one), fields have 2-5 choices; `holds`/`long`/`short` name known identifiers, a short
+field never holds structure. Prints a summary; exits 1 with one line per problem.
 
     python scripts/validate_structure_vocab.py [VOCAB.yaml] [--tasks SEED_TASKS.jsonl]
 """
@@ -26,7 +27,8 @@ def main(argv=None)->int:
     for g in sorted(v["genres"]):
         gv = genre_vocab(v, g)
         print(f"{g:20} kinds={','.join(gv['kinds']) or '-':28} keys={len(gv['key']):2} fields={len(gv['fields'])} "
-              f"headings={len(gv['heading']):2} labels={len(gv['label']):2}{' code' if gv['code'] else ''}")
+              f"headings={len(gv['heading']):2} labels={len(gv['label']):2} holds={len(gv['holds']):2} long={len(gv['long']):2} "
+              f"short={len(gv['short']):2}{' code' if gv['code'] else ''}")
     print("OK"); return 0
 
 if __name__ == "__main__": sys.exit(main())

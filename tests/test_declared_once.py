@@ -3,7 +3,7 @@ by the sampler, the renderer, the witness, the mutation tests and the catalog, w
 import numpy as np
 import pytest
 from ifhier import catalog
-from ifhier.answer import INF, need_phrase, phrase_pattern
+from ifhier.specs import INF, need_phrase, phrase_pattern
 from ifhier.registry import REGISTRY, ALIASES, Check, constraint, conflicts_of
 from ifhier.text import occurrences
 from ifhier.bench.sampler import load_tasks, sample_tree, content_types

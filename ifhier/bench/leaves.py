@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..registry import REGISTRY, get_type
 from ..text import count_words, count_sentences, count_letter, capital_words, punkt_tokenizer
 from ..text import occurrences
-from ..answer import INF, LeafSpec, WitnessError, caps_count
+from ..specs import INF, LeafSpec, WitnessError, caps_count
 
 # %% auto #0
 __all__ = ['VOCAB', 'spec_of', 'Filler', 'Knobs', 'render_leaf', 'solve_leaf']

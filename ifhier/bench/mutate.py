@@ -9,7 +9,7 @@ import pandas as pd
 from ..registry import REGISTRY, get_type
 from ..tree import ConstraintNode, iter_nodes
 from ..verdicts import check
-from ..answer import Real, to_text
+from ..specs import Real, to_text
 from .witness import Ctx, realise, witness_response
 
 # %% auto #0

@@ -10,18 +10,21 @@ from ..registry import get_type
 from ..tree import ConstraintNode, iter_nodes
 
 # %% auto #0
-__all__ = ['MERGE_P', 'KIND_SENTENCES', 'render_constraint', 'kind_sentence', 'merge_sentences', 'render_scope', 'render_prompt',
-           'literals', 'constraint_wordings']
+__all__ = ['MERGE_P', 'KIND_SENTENCES', 'WOVEN', 'P_VARY', 'P_WEAVE', 'P_SKELETON', 'PARA_WORDS', 'render_constraint',
+           'short_alias', 'md_levels', 'kind_sentence', 'vary', 'merge_sentences', 'render_scope', 'skeleton',
+           'render_prompt', 'literals', 'constraint_wordings']
 
-# %% ../../nbs/bench/31_render.ipynb #8db0a69d
+# %% ../../nbs/bench/31_render.ipynb #496dca70
 MERGE_P = 0.8
 _A = "\x00"   # stands for the alias while sentences are assembled
 
 _FEWER = re.compile(r"\bless than (?=\d)")
+_KEEP_MORE = re.compile(r"\bKeep \x00 to (?=(?:more than|at least|exactly) )")
 
 def _fill(t:str, cid:str, params:dict)->str:
     derived = {k: f(params) for k, f in get_type(cid).hooks.get("derived", {}).items()}
-    return _FEWER.sub("fewer than ", t.format(alias=_A, **{k: v for k, v in params.items() if v is not None}, **derived))
+    s = _FEWER.sub("fewer than ", t.format(alias=_A, **{k: v for k, v in params.items() if v is not None}, **derived))
+    return _KEEP_MORE.sub(f"Give {_A} ", s)      # "keep it to more than 40 words" says the opposite of what it means
 
 def _cap(s:str)->str: return s[:1].upper() + s[1:]
 
@@ -44,44 +47,102 @@ def render_constraint(cid:str,                  # constraint type id
     "Render constraint `cid` on the scope named `alias` from one of its templates (or the one `pick` names)."
     return _finish(_fill(_template(cid, rng, pick), cid, params), alias)
 
-# %% ../../nbs/bench/31_render.ipynb #9f27da82
-KIND_SENTENCES = {
-    "json": ("Respond with a JSON object whose values are text unless a different format is given below.",
-             "Format your entire response as a JSON object; each value is a string unless stated otherwise below.",
-             "{alias} must be a JSON object whose values are text unless a different format is given below.",
-             "Write {alias} as a JSON object; each of its values is a string unless stated otherwise below."),
-    "array": ("Respond with a list (a bulleted list or a JSON array).", "Format your entire response as a list: bullet points or a JSON array.",
-              "{alias} must be a list (a bulleted list or a JSON array).", "Write {alias} as a list of items."),
-    "json array": ("Respond with a JSON array.", "Format your entire response as a JSON array.",
-                   "{alias} must be a JSON array.", "Write {alias} as a JSON array."),
-    "markdown": ("Respond using Markdown formatting.", "Format your response as a Markdown document with headings.",
-                 "{alias} must be written in Markdown, with headings.", "Format {alias} as Markdown with headings."),
-    "labeled": ("Organize your response into labeled sections, each starting on a new line with a label followed by a colon.",
-                "Write your response as labeled sections: each section starts on a new line with its label and a colon.",
-                "{alias} must consist of labeled sections, each starting on a new line with a label followed by a colon.",
-                "Write {alias} as labeled sections, each label at the start of a line followed by a colon."),
-}
+# %% ../../nbs/bench/31_render.ipynb #2892fe44
+def short_alias(alias:str,              # the tree's alias (`ifhier.tree.alias_of`)
+                kind:str|None=None,     # the scope's kind: an array is a "list"
+               )->str:                  # how the prompt names it
+    "The name a prompt uses for the scope the tree calls `alias`."
+    if m := re.fullmatch(r"item (\d+) of (.+)", alias):
+        return f"item {m[1]}" if m[2] == "the response" else f"item {m[1]} of {short_alias(m[2], 'array')}"
+    if m := re.fullmatch(r"the value of key '(.*)'", alias): return f'the "{m[1]}" {"list" if kind == "array" else "field"}'
+    if m := re.fullmatch(r"the section (?:under heading|labeled) '(.*)'", alias): return f'the "{m[1]}" {"list" if kind == "array" else "section"}'
+    return alias
 
-def _deeper(via:dict|None, alias:str)->str:
-    h = (via or {}).get("heading")
-    return "" if h is None else f" The headings inside {alias} must be one level deeper than the heading '{h}' (for example ### under ##)."
+# %% ../../nbs/bench/31_render.ipynb #e8410df9
+KIND_SENTENCES = {   # (root, root with typed values, inside JSON, inside text); "{h}" is the subheading marker
+    "json": (("Respond with a JSON object.", "Format your entire answer as one JSON object."),
+             ("Respond with a JSON object whose values are plain strings unless a list or another format is asked for below.",
+              "Format your entire answer as one JSON object; values are strings except where a different format is asked for below."),
+             ("{alias} must be a JSON object.", "Make {alias} a JSON object."),
+             ("{alias} must be a JSON object whose values are strings unless stated otherwise below.",
+              "Make {alias} a JSON object, with string values except where noted below.")),
+    "array": (("Answer with a bulleted list.", "Format your answer as a bulleted list, one point per line."),
+              ("Respond with a JSON array.", "Format your entire answer as a JSON array."),
+              ("{alias} must be a JSON array.", "Make {alias} a JSON array."),
+              ("Write {alias} as a bulleted list.", "Format {alias} as a bulleted list.")),
+    "markdown": (("Format your answer in Markdown, with a heading for each section.", "Use Markdown headings to structure your answer."),
+                 ("Format your answer in Markdown, with {h} headings for its main sections.", "Use Markdown with {h} headings for the main sections."),
+                 ("Write {alias} in Markdown, with headings.", "{alias} must be Markdown text with headings."),
+                 ("Inside {alias}, use {h} subheadings.", "Split {alias} into {h} subheadings.")),
+    "labeled": (("Organize your answer into labeled sections, each starting on its own line with the label and a colon.",
+                 "Write your answer as labeled sections, each opening with its label and a colon at the start of a line."),
+                ("Organize your answer into labeled sections, each starting on its own line with the label and a colon.",
+                 "Write your answer as labeled sections, each opening with its label and a colon at the start of a line."),
+                ("Write {alias} as labeled lines, each starting with its label and a colon.",
+                 "{alias} must be made of labeled lines, each starting with its label and a colon."),
+                ("Inside {alias}, write labeled lines, each starting with its label and a colon.",
+                 "Break {alias} into labeled parts, each on a new line starting with its label and a colon.")),
+}
+WOVEN = {"json": "formatted as one JSON object", "array": "written as a bulleted list", "json array": "formatted as a JSON array",
+         "markdown": "written in Markdown with a heading for each section",
+         "labeled": "set out in labeled sections, each starting on its own line with its label and a colon"}
+
+def md_levels(tree:ConstraintNode)->dict:
+    "Heading level of each Markdown scope's sections by node path, as the witness writes them (## at the top, one deeper inside)."
+    out, ctx = {}, {}
+    for v in iter_nodes(tree):
+        c = ctx.get(id(v.parent), 0) if v.parent is not None else 0
+        if v.node.kind == "markdown":
+            lv = next((p.get("level") for cid, p in v.node.constraints if cid == "markdown.heading_count" and p.get("level")), None)
+            out[v.path] = max(c + 1 if c else 2, lv or 0)
+        ctx[id(v.node)] = 0 if v.node.kind == "json" else out.get(v.path, c)
+    return out
+
+def _typed(node:ConstraintNode)->bool:
+    "Does a JSON object have a child whose value is not a plain string (so its prompt must say so)?"
+    return any(c.kind != "string" for c in node.children)
 
 def kind_sentence(kind:str,                  # the scope's kind
                   alias:str,                 # its alias ("the response" at the root)
                   rng:np.random.Generator,   # picks the wording
-                  node:ConstraintNode|None=None,  # the scope: a list holding objects is a JSON array; a section's Markdown goes deeper
+                  node:ConstraintNode|None=None,  # the scope: says whether values are typed, whether a list holds objects
+                  inside:str|None=None,      # the kind of the enclosing scope (None at the root)
+                  level:int=2,               # heading level of a Markdown scope's sections
                  )->str|None:                # None for string scopes
     "The sentence saying what kind of scope `alias` is."
     if kind == "string": return None
-    if kind == "array" and node is not None and any(c.kind == "json" for c in node.children): kind = "json array"
-    ts = KIND_SENTENCES[kind][:2] if alias == "the response" else KIND_SENTENCES[kind][2:]
-    out = _finish(ts[int(rng.integers(2))].replace("{alias}", _A), alias)
-    return out + (_deeper(node.via, alias) if kind == "markdown" and node is not None else "")
+    ts = KIND_SENTENCES[kind]
+    deep = node is not None and any(c.kind == "markdown" for c in node.children)
+    if alias == "the response":
+        alt = {"json": node is not None and _typed(node), "array": node is not None and any(c.kind != "string" for c in node.children),
+               "markdown": deep, "labeled": False}[kind]
+        t = ts[1 if alt else 0]
+    elif kind == "json": t = ts[3 if node is not None and _typed(node) else 2]
+    elif kind == "array": t = ts[2 if inside in ("json", "array") else 3]
+    elif kind == "markdown": t = ts[3 if inside == "markdown" else 2]
+    else: t = ts[2 if inside in ("json", "array") else 3]
+    t = t[int(rng.integers(2))].replace("{h}", "#" * level)
+    return _finish(t.replace("{alias}", _A), alias)
 
-# %% ../../nbs/bench/31_render.ipynb #7176a978
+# %% ../../nbs/bench/31_render.ipynb #d79b7138
 def _single(s:str)->bool:
     "Can `s` join a shared-subject merge: one sentence '{alias} ...' with no comma of its own?"
     return s.startswith(_A + " ") and s.endswith(".") and "," not in s and not re.search(r"[.!?][\"']?\s+[A-Z]", s[:-1])
+
+P_VARY = 0.45   # chance that a sentence which could open another way does
+
+def _third(v:str)->str:
+    return {"be": "is", "have": "has"}.get(v, v + "es" if re.search(r"(?:s|sh|ch|x)$", v) else v + "s")
+
+def vary(s:str)->str:
+    "Another opening for sentence `s` (alias as `_A`): 'X must contain' -> 'Make sure X contains', 'Use ... in X.' -> 'In X, use ...'."
+    if m := re.fullmatch(_A + r" must (not )?([a-z]+)\b(.*)", s, re.S):
+        if m[2] == "have" and not m[1]: return f"Give {_A}" + m[3]
+        verb = ("is not" if m[2] == "be" else f"does not {m[2]}") if m[1] else _third(m[2])
+        return f"Make sure {_A} {verb}{m[3]}"
+    if (m := re.fullmatch(r"([A-Z][a-z]+) ([^\x00]+) in " + _A + r"\.", s)) and m[1] in ("Use", "Include", "Write", "Put", "Add", "Mention"):
+        return f"In {_A}, {m[1].lower()} {m[2]}."
+    return s
 
 def merge_sentences(sents:list,  # sentences of one scope, with `_A` standing for the alias
                     alias:str,   # the alias
@@ -98,14 +159,56 @@ def render_scope(node:ConstraintNode,      # one scope
                  rng:np.random.Generator,  # template choice and merge coin
                  merge_p:float=MERGE_P,    # probability of merging 2+ sentences
                  pick:dict|None=None,      # {constraint id: template index} fixing some types' wording
+                 inside:str|None=None,     # the enclosing scope's kind
+                 level:int=2,              # heading level of a Markdown scope's sections
+                 kind_sent:bool=True,      # say what kind of scope it is (False: the task sentence already does)
+                 skip:tuple=(),            # constraint ids said elsewhere (a skeleton shows the keys)
                 )->list[str]:              # the scope's sentences
     "The kind sentence and the constraint sentences of one scope (merged with probability `merge_p`)."
-    out = [s for s in [kind_sentence(node.kind, alias, rng, node)] if s]
-    sents = [_fill(_template(cid, rng, pick), cid, p) for cid, p in node.constraints]
+    out = [s for s in [kind_sentence(node.kind, short_alias(alias), rng, node, inside, level)] if s] if kind_sent else []
+    cons = [(c, p) for c, p in node.constraints if c not in skip]
+    alias = short_alias(alias, node.kind)
+    sents = [_fill(_template(cid, rng, pick), cid, p) for cid, p in cons]
+    coins = [rng.random() < P_VARY for _ in sents]           # drawn for every sentence, so `pick` moves no other draw
     if len(sents) >= 2 and rng.random() < merge_p: return out + merge_sentences(sents, alias)
-    return out + [_finish(s, alias) for s in sents]
+    return out + [_finish(vary(s) if c else s, alias) for s, c in zip(sents, coins)]
 
-# %% ../../nbs/bench/31_render.ipynb #f0ff43e7
+# %% ../../nbs/bench/31_render.ipynb #544b4e6a
+P_WEAVE = 0.5      # chance that the root's format is said in the task sentence itself
+P_SKELETON = 0.35  # chance that a root naming all its parts (and counting none) is shown by example
+PARA_WORDS = 60    # neighbouring constraint paragraphs are joined while they stay this short
+_VALUES_LINE = "All values are plain strings unless a different format is asked for below."
+
+def _sketch(node:ConstraintNode)->str:
+    return {"string": '"..."', "array": '["...", "..."]', "json": "{...}"}.get(node.kind, '"..."')
+
+def skeleton(tree:ConstraintNode)->str|None:
+    "The root shown by example ('in this shape: {...}'), when it names all its parts and counts none; else None."
+    if tree.kind not in ("json", "labeled") or len(tree.children) < 2: return None
+    if any("rel" in p for _, p in tree.constraints): return None
+    if tree.kind == "json":
+        return "Respond with a JSON object in this shape: {" + ", ".join(f'"{c.via["key"]}": {_sketch(c)}' for c in tree.children) + "}."
+    return "Lay your answer out like this:\n" + "\n".join(f"{c.via['label']}: ..." for c in tree.children)
+
+def _woven(task:str, tree:ConstraintNode, level:int)->str|None:
+    "The task sentence with the root's format said in it, or None when the task does not end in a plain sentence."
+    t = task.rstrip()
+    if "\n" in t or not t.endswith(".") or len(t.split()) > 40: return None
+    k = "json array" if tree.kind == "array" and any(c.kind != "string" for c in tree.children) else tree.kind
+    phrase = WOVEN[k]
+    if k == "markdown" and any(c.kind == "markdown" for c in tree.children): phrase = f"written in Markdown with {'#' * level} headings for its main sections"
+    return t[:-1] + ", " + phrase + "."
+
+def _paragraphs(groups:list)->list[str]:
+    "Join neighbouring groups of sentences while the paragraph stays under `PARA_WORDS` words."
+    out = []
+    for g in groups:
+        text = " ".join(g)
+        if not text: continue
+        if out and "\n" not in out[-1] and len(out[-1].split()) + len(text.split()) <= PARA_WORDS: out[-1] += " " + text
+        else: out.append(text)
+    return out
+
 def render_prompt(tree:ConstraintNode,       # the constraint tree
                   task:dict,                 # the seed task (task, optional context)
                   rng:np.random.Generator,   # template choices and merge coins
@@ -113,8 +216,22 @@ def render_prompt(tree:ConstraintNode,       # the constraint tree
                   pick:dict|None=None,       # {constraint id: template index}: fix those types' wording
                  )->str:                     # task, context, then the constraint sentences depth-first
     "Render the prompt for `tree` on `task`; `pick` fixes the template of some types, all other draws unchanged."
-    sents = [s for v in iter_nodes(tree) for s in render_scope(v.node, v.alias, rng, merge_p, pick)]
-    return "\n\n".join([task["task"]] + ([task["context"]] if task.get("context") else []) + [" ".join(sents)])
+    levels, head = md_levels(tree), task["task"]
+    sk, weave = rng.random() < P_SKELETON, rng.random() < P_WEAVE
+    shape = skeleton(tree) if sk else None
+    woven = _woven(head, tree, levels.get("$", 2)) if weave and not shape and tree.kind != "string" else None
+    groups = []
+    for v in iter_nodes(tree):
+        if v.depth <= 1: groups.append([])
+        root = v.parent is None
+        sents = render_scope(v.node, v.alias, rng, merge_p, pick, inside=None if root else v.parent.kind,
+                             level=levels.get(v.path, 2), kind_sent=not (root and (shape or woven)),
+                             skip=("json.has_keys", "labeled.has_labels") if root and shape else ())
+        if root and shape: sents = [shape] + sents
+        if root and woven and tree.kind == "json" and _typed(tree): sents = [_VALUES_LINE] + sents
+        groups[-1] += sents
+    paras = _paragraphs(groups)
+    return "\n\n".join([woven or head] + ([task["context"]] if task.get("context") else []) + paras)
 
 # %% ../../nbs/bench/31_render.ipynb #c729cf6f
 _WORDS = {1: ("once", "one", "first"), 2: ("twice", "two", "second"), 3: ("third", "three"), 4: ("fourth", "four"), 5: ("fifth", "five")}
@@ -133,17 +250,20 @@ def literals(cid:str, params:dict)->list[tuple]:
     for k, v in params.items(): add(k, v)
     return out
 
-# %% ../../nbs/bench/31_render.ipynb #0daa538d
+# %% ../../nbs/bench/31_render.ipynb #26dd8caf
 def constraint_wordings(cid:str,     # constraint type id
                         params:dict, # its parameters
                         alias:str,   # how the prompt names its scope
                        )->list[str]: # full sentences first, then merged predicates / clauses (longest first)
-    "Every wording `render_scope` can give constraint `cid` with `params` on the scope named `alias`."
+    "Every wording `render_scope` can give constraint `cid` with `params` on the scope named `alias` (the tree's or the prompt's name)."
     full, parts = [], []
+    aliases = list(dict.fromkeys([short_alias(alias, k) for k in (None, "array")] + [alias]))
     for t in get_type(cid).templates:
         s = _fill(t, cid, params)
-        full.append(_finish(s, alias))
-        if _single(s): parts.append(s[len(_A) + 1:-1].replace(_A, "it"))
+        full += [_finish(x, a) for a in aliases for x in (s, vary(s))]
+        if _single(s):
+            pred = s[len(_A) + 1:-1].replace(_A, "it")
+            parts += [pred] + ([pred[5:]] if pred.startswith("must ") else [])   # a merge says a repeated "must" once
         c = s.replace(_A, "it").rstrip().removesuffix(".")
         parts.append(c[:1].lower() + c[1:] if c[:1].isupper() and not c[1:2].isupper() else c)
     return list(dict.fromkeys(full + sorted(parts, key=len, reverse=True)))

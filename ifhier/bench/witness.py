@@ -11,11 +11,11 @@ from ..registry import get_type
 from ..tree import ConstraintNode, path_step
 from ..scopes import parse_markdown, parse_labeled, norm_name
 from ..verdicts import check
-from ..answer import INF, BoxSpec, Real, WitnessError, meet, rel_interval, to_text, to_value
+from ..specs import INF, BoxSpec, Real, WitnessError, meet, rel_interval, to_text, to_value
 from .leaves import solve_leaf, Filler
 
 # %% auto #0
-__all__ = ['CODE', 'box_of', 'Ctx', 'realise', 'witness_response', 'witness_verdicts', 'node_ok']
+__all__ = ['CODE', 'SPARE', 'box_of', 'Ctx', 'realise', 'witness_response', 'witness_verdicts', 'node_ok']
 
 # %% ../../nbs/bench/32b_witness.ipynb #25f31bbf
 def box_of(node:ConstraintNode)->BoxSpec:
@@ -46,14 +46,25 @@ def _filler(path:str, seed:int, k:int=3)->str:
     w = [f.word(5) for _ in range(k)]
     return " ".join([w[0].capitalize()] + w[1:]) + "."
 
-# %% ../../nbs/bench/32b_witness.ipynb #d85c4eef
+# %% ../../nbs/bench/32b_witness.ipynb #2f778367
 def _child_ctx(node:ConstraintNode, ctx:Ctx)->Ctx:
     if node.kind in ("json", "array"): return Ctx(True, ctx.md_level if node.kind == "array" else 0)
     if node.kind == "markdown": return Ctx(False, _md_level(node, ctx))
     return Ctx(False, ctx.md_level)
 
 def _md_level(node:ConstraintNode, ctx:Ctx)->int:
-    return max(ctx.md_level + 1, box_of(node).level or 0)
+    "Sections of a top-level Markdown scope are `##` (as people write them); nested ones go one deeper."
+    return max(ctx.md_level + 1 if ctx.md_level else 2, box_of(node).level or 0)
+
+SPARE = {"key": ("summary", "details", "comments", "extra_info", "remarks"),
+         "heading": ("Summary", "More Details", "Further Reading", "Final Word", "Closing Remarks"),
+         "label": ("Summary", "More Details", "Remarks", "Final Word", "Closing")}
+
+def _spare(role:str, taken:list, k:int)->list:
+    "`k` plausible names for parts a prompt requires without naming them (never `note_N`), none equal to a name in `taken`."
+    t = {norm_name(str(x[0] if isinstance(x, tuple) else x)) for x in taken}
+    out = [n for n in SPARE[role] if norm_name(n) not in t][:k]
+    return out + [f"{SPARE[role][0]} {i + 2}" for i in range(k - len(out))]
 
 def _target(have:int, iv:tuple, what:str, cid:str)->int:
     "The smallest count >= `have` inside `iv`."
@@ -63,14 +74,14 @@ def _target(have:int, iv:tuple, what:str, cid:str)->int:
 
 def _kids(node, key)->dict: return {c.via[key]: c for c in node.children}
 
-# %% ../../nbs/bench/32b_witness.ipynb #48f5981d
+# %% ../../nbs/bench/32b_witness.ipynb #c64f4df4
 def _json(node, box, ctx, path, seed)->Real:
     kids, r = _kids(node, "key"), Real("json", path)
     for k in box.names:
         r.parts.append((k, realise(kids[k], _child_ctx(node, ctx), path + path_step({"key": k}), seed) if k in kids
                         else _filler(path + k, seed)))
-    for i in range(_target(len(r.parts), box.count, "keys", "json.key_count") - len(r.parts)):
-        r.parts.append((f"note_{i + 1}", _filler(f"{path}note{i}", seed)))
+    for i, k in enumerate(_spare("key", [k for k, _ in r.parts], _target(len(r.parts), box.count, "keys", "json.key_count") - len(r.parts))):
+        r.parts.append((k.replace(" ", "_"), _filler(f"{path}note{i}", seed)))
     return r
 
 def _array(node, box, ctx, path, seed)->Real:
@@ -83,7 +94,7 @@ def _array(node, box, ctx, path, seed)->Real:
                         else f"{f.word(5).capitalize()} {f.word(6)} {f.word(4)}"))
     return r
 
-# %% ../../nbs/bench/32b_witness.ipynb #62f480e0
+# %% ../../nbs/bench/32b_witness.ipynb #fea5b078
 def _markdown(node, box, ctx, path, seed)->Real:
     kids, r = {norm_name(c.via["heading"]): c for c in node.children}, Real("markdown", path, level=_md_level(node, ctx))
     if r.level > 6: raise WitnessError(f"markdown.has_heading: headings would need level {r.level}")
@@ -94,9 +105,9 @@ def _markdown(node, box, ctx, path, seed)->Real:
                         else _filler(path + h, seed)))
     lv = box.level or r.level
     got = sum(1 for x in parse_markdown(to_text(r)).headings if box.level is None or x.level == box.level)
-    extra = _target(got, box.count, "headings", "markdown.heading_count") - got
+    extra = _target(max(got, 1) if box.count[1] >= 1 else got, box.count, "headings", "markdown.heading_count") - got   # never an empty document
     if extra and lv <= ctx.md_level: raise WitnessError(f"markdown.heading_count: level {lv} headings would leave the enclosing section")
-    r.parts += [((f"Note {i + 1}", lv), _filler(f"{path}note{i}", seed)) for i in range(extra)]
+    r.parts += [((n, lv), _filler(f"{path}note{i}", seed)) for i, n in enumerate(_spare("heading", [k for k, _ in r.parts], extra))]
     return r
 
 def _labeled(node, box, ctx, path, seed)->Real:
@@ -106,8 +117,8 @@ def _labeled(node, box, ctx, path, seed)->Real:
         r.parts.append((l, realise(c, _child_ctx(node, ctx), path + path_step({"label": l}), seed) if c
                         else _filler(path + l, seed)))
     got = len(parse_labeled(to_text(r)).sections)
-    r.parts += [(f"Note {i + 1}", _filler(f"{path}note{i}", seed))
-                for i in range(_target(got, box.count, "labeled sections", "labeled.section_count") - got)]
+    r.parts += [(n, _filler(f"{path}note{i}", seed))
+                for i, n in enumerate(_spare("label", [k for k, _ in r.parts], _target(max(got, 1) if box.count[1] >= 1 else got, box.count, "labeled sections", "labeled.section_count") - got))]
     return r
 
 # %% ../../nbs/bench/32b_witness.ipynb #868b64e5

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..registry import Check, counted, count_check, ok, bad, constraint, IntParam, RelParam, scoped
 from ..text import capital_words
 import re
-from ..answer import INF, rel_interval, meet, need_more, insert_mid, caps_count
+from ..specs import INF, rel_interval, meet, need_more, insert_mid, caps_count
 
 # %% auto #0
 __all__ = ['EXACT_TEXT', 'capital_letters', 'lowercase_letters', 'capital_word_frequency', 'comma', 'quotation']
@@ -107,7 +107,7 @@ def _witness_quotation(spec): spec.quote = True
 
 def _mutate_quotation(t): return t.strip()[1:-1], "double quotes"
 
-@constraint("string.quotation", "content", {"string"},
+@constraint("string.quotation", "content", {"string"}, long_form=True,
     templates=("{alias} must be wrapped entirely in double quotes.",
                'Put {alias} inside double quotation marks, from the first character to the last ("like this").',
                "Enclose the whole of {alias} in a pair of double quotes."),

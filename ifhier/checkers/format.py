@@ -23,7 +23,7 @@ def _witness_title(spec, title_text): spec.title = title_text
 
 def _mutate_title(t, title_text): return t.replace("<<", "").replace(">>", ""), "no <<title>>"
 
-@constraint("string.title", "content", {"string"}, params=dict(title_text=TextParam()),
+@constraint("string.title", "content", {"string"}, long_form=True, params=dict(title_text=TextParam()),
     templates=("{alias} must include the title <<{title_text}>>, wrapped in double angle brackets.",
                "Give {alias} the title <<{title_text}>> (keep the double angle brackets).",
                "Put the title <<{title_text}>> in {alias}, written with the << and >> around it."),
@@ -48,7 +48,7 @@ def _mutate_bullet_list(t, n):
     last = bullet_lines(t, strict=True)[-1]
     return t.replace(last, last + "\n* one more", 1), f"{n + 1} bullet items"
 
-@constraint("string.bullet_list", "content", {"string"}, params=dict(n=IntParam(2, 8, by_place=scoped(item=(2, 4), value=(2, 5), section=(2, 6)))),
+@constraint("string.bullet_list", "content", {"string"}, long_form=True, params=dict(n=IntParam(2, 8, by_place=scoped(item=(2, 4), value=(2, 5), section=(2, 6)))),
     templates=("{alias} must contain exactly {n} bullet points, each starting with * or -.",
                "Format {alias} as a list of exactly {n} bullet points (use * or -).",
                "Use {n} bullet points in {alias}, no more and no fewer, marked with * or -."),
@@ -119,7 +119,7 @@ def _witness_section_checker(spec, n, splitter): spec.sections = (splitter, n)
 
 def _mutate_section_checker(t, n, splitter): return t.rstrip() + f"\n\n{splitter} {n + 1}\nOne more part.", f"{n + 1} sections"
 
-@constraint("string.section_checker", "content", {"string"},
+@constraint("string.section_checker", "content", {"string"}, long_form=True,
     params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 3))), splitter=TextParam(lexical=False, options=("Section", "SECTION", "Part", "Chapter"))),
     templates=("{alias} must have {n} sections. Mark the beginning of each section with '{splitter} X', where X is its number.",
                "Divide {alias} into exactly {n} sections, each opening with a line that starts with '{splitter}' and the section number ({splitter} 1, {splitter} 2, ...).",
@@ -151,7 +151,7 @@ def _mutate_postscript(t, marker): return t.rstrip() + " And one more.", "2 sent
 
 _LINE_LEAD = re.compile(r"[ \t>]*[*_]*[ \t]*")
 
-@constraint("string.postscript", "content", {"string"},
+@constraint("string.postscript", "content", {"string"}, long_form=True,
     params=dict(marker=TextParam(lexical=False, options=("P.S.", "P.P.S"))),
     conflicts={"string.end_checker"}, aliases={"detectable_content:postscript"},
     templates=("{alias} must end with a postscript starting with '{marker}', followed by exactly one sentence and nothing else.",

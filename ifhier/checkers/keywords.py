@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..registry import (counted, agree, Check, ok, bad, compare, constraint, Param, ParamError, TextParam, scoped,
                              TextListParam, RELATIONS)
 from ..text import count_letter, squash, occurrences, substring_occurrences, quote_join
-from ..answer import INF, rel_interval, meet, need_phrase, need_more, insert_mid, phrase_pattern
+from ..specs import INF, rel_interval, meet, need_phrase, need_more, insert_mid, phrase_pattern
 
 # %% auto #0
 __all__ = ['times', 'frequency', 'contains', 'not_contains', 'starts_with', 'end_checker', 'FreqSpecParam', 'keyword_frequency',

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from ..registry import Check, bad, constraint, counted, count_check, ParamError, IntParam, RelParam, TextParam, scoped
 from ..text import count_words, count_sentences, split_paragraphs_blank
-from ..answer import rel_interval, meet, need_more, insert_mid
+from ..specs import rel_interval, meet, need_more, insert_mid
 from ..text import count_words, count_sentences
 
 # %% auto #0
@@ -120,7 +120,7 @@ def _mutate_nth_paragraph_first_word(t, n, nth, first_word):
     ps[2 * (nth - 1)] = "Meanwhile " + ps[2 * (nth - 1)]
     return "".join(ps), "Meanwhile"
 
-@constraint("string.nth_paragraph_first_word", "content", {"string"},
+@constraint("string.nth_paragraph_first_word", "content", {"string"}, long_form=True,
     params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 2), value=(2, 3), section=(2, 3))), nth=IntParam(1, 5), first_word=WordParam()),
     templates=('{alias} must have exactly {n} paragraphs, separated by blank lines; the {nth_ord} paragraph must begin with the word "{first_word}".',
                'Split {alias} into {n} paragraphs with a blank line between them, and start the {nth_ord} one with "{first_word}".',

@@ -10,7 +10,7 @@ from ..registry import (counted, count_check, agree, constraint, Check, ok, bad,
 from ..scopes import parse_scope, MarkdownDoc, LabeledDoc
 from ..code import LANGUAGES, canonical_language, find_comment
 import copy
-from ..answer import rel_interval, meet, need_more, Real, to_text, rename_part, recount_parts
+from ..specs import rel_interval, meet, need_more, Real, to_text, rename_part, recount_parts
 from ..scopes import parse_markdown, parse_labeled
 
 # %% auto #0
@@ -130,9 +130,9 @@ def _mutate_elements_at(r, positions): r.parts = r.parts[:max(positions)]; retur
 
 @constraint("array.elements_at", "structure", {"array"}, params=dict(positions=IntListParam(1, 2, 0, 4)),
     opens=("positions", "index"),
-    templates=("{alias} must have at least {min_items}.",
-               "{alias} must include {an_item} {positions_joined}.",
-               "Make sure {alias} has at least {min_items}."),
+    templates=("{alias} must include {an_item} {positions_joined}.",
+               "Make sure {alias} has {an_item} {positions_joined}.",
+               "{alias} needs {an_item} {positions_joined}."),
     derived={"positions_joined": lambda p: " and ".join(str(i + 1) for i in p["positions"]),
              "min_items": lambda p: counted(max(p["positions"]) + 1, "item"),
              "an_item": agree("positions", "an item at position", "items at positions"),

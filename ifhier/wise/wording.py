@@ -54,7 +54,8 @@ def wording_variants(bench,                  # benchmark records (`load_bench`) 
     "Every prompt with `cid` re-rendered once per template of `cid`: ids `<prompt_id>:<cid>:T<k>`."
     fam, out = cid if depth is None else f"{cid}@d{depth}", []
     for r in _select(bench, cid, depth, max_prompts, seed):
-        tree, task = ConstraintNode.from_json(r["tree"]), dict(task=r["prompt"].rsplit("\n\n", 1)[0])
+        tree = ConstraintNode.from_json(r["tree"])
+        task = dict(task=r["task"], context=r.get("context")) if "task" in r else dict(task=r["prompt"].rsplit("\n\n", 1)[0])
         for k, t in enumerate(get_type(cid).templates):
             out.append(dict(id=f"{r['id']}:{cid}:T{k + 1}", prompt_id=r["id"], constraint=cid, family=fam, form=f"T{k + 1}",
                             template=t, depth=r["depth"], task_id=r["task_id"], seed=seed, tree=r["tree"],
