@@ -29,12 +29,9 @@ class _DeferredPackage(ModuleType):
         if isinstance(parent, _DeferredPackage): parent._complete()   # `import` runs `nltk` before `nltk.tokenize`
         if type(self) is not _DeferredPackage: return                 # the parent's `__init__` completed this one
         self.__class__ = ModuleType             # an ordinary module from now on (no re-entry)
-        spec = self.__spec__
-        spec._initializing = True               # as `import` marks a module whose `__init__` is running
-        try: spec.loader.exec_module(self)      # the real `__init__`, in this very module object
+        try: self.__spec__.loader.exec_module(self)   # the real `__init__`, in this very module object
         except BaseException:
             sys.modules.pop(self.__name__, None); raise   # as a failed `import` leaves it
-        finally: spec._initializing = False
     def __getattr__(self, name):
         self._complete()
         return getattr(self, name)
@@ -115,32 +112,21 @@ def capital_words(text:str,  # any text
 # %% ../nbs/00_text.ipynb #b0e19333
 @cache
 def _lang_factory():
-    from langdetect.detector_factory import DetectorFactory, PROFILES_DIRECTORY
+    "langdetect-rs's factory over langdetect's 55 profiles, seeded 0; built on the first detection."
+    from langdetect_rs import DetectorFactory, PROFILES_DIRECTORY
     f = DetectorFactory()
     f.load_profile(PROFILES_DIRECTORY)
     f.set_seed(0)
     return f
 
-_BY_NGRAMS:dict = {}   # n-gram list -> detected language
-
-def _ngram_key(text:str)->tuple:
-    "The n-grams langdetect's detector would sample for `text`: all its detection depends on."
-    d = _lang_factory().create()
-    d.append(text); d.cleaning_text()
-    return tuple(d._extract_ngrams())
-
-@lru_cache(maxsize=8192)   # seeded detection is a pure function of the text; it dominates IFEval scoring time
 def detect_language(text:str,  # the raw text (not normalised: IFEval detects on the untouched text)
                    )->str|None: # langdetect code (`en`, `zh-cn`, ...) or None when nothing is detectable
-    "Top language of `text` by langdetect with seed 0; `None` when langdetect raises."
-    key = _ngram_key(text)
-    if key not in _BY_NGRAMS:
-        from langdetect.lang_detect_exception import LangDetectException
-        d = _lang_factory().create()
-        d.append(text)
-        try: _BY_NGRAMS[key] = d.detect()
-        except LangDetectException: _BY_NGRAMS[key] = None
-    return _BY_NGRAMS[key]
+    "Top language of `text` by langdetect 1.0.9's algorithm (langdetect-rs) with seed 0; `None` when it raises."
+    from langdetect_rs import LangDetectException
+    d = _lang_factory().create()
+    d.append(text)
+    try: return d.detect()
+    except LangDetectException: return None
 
 # %% ../nbs/00_text.ipynb #812da12a
 _BLANK_SEP = re.compile(r"\n\s*\n")
