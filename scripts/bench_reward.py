@@ -6,8 +6,8 @@ then, for completion i, base answer i mod |pool| rewritten with a per-sample see
 filler word (a lower-case word of the witness vocabulary that no constraint of the prompt names) is replaced, with
 probability 1/4, by a random vocabulary word, and an answer with fewer than 3 words replaced gets a seeded closing
 sentence of 6 vocabulary words. Every third completion is wrapped as a reasoning model sends it (`<think>...</think>`
-before, `<|im_end|>` after). The completions are checked to be pairwise distinct (SHA-1 of every one) before
-timing, written once to a temporary JSONL file, and each measurement runs in a fresh process that STREAMS that file
+before, `<|im_end|>` after); a rewrite that equals an earlier completion (about 1 in 10^5) is drawn again. The
+completions are checked to be pairwise distinct (SHA-1 of every one) before timing, written once to a temporary JSONL file, and each measurement runs in a fresh process that STREAMS that file
 in training-step batches of `BATCH` through `reward_batch` on a persistent process pool, keeping nothing but the
 running sum: so its peak memory (the largest of the process and its pool workers) is the same at N and 2N. The verdicts are the checker's real
 ones on every row (the rewrites can break a keyword or a letter count: the score counts it).
@@ -67,10 +67,16 @@ def distinct_stream(n:int):
     named = [set(re.findall(r"[a-z]+", json.dumps(r["tree"]).lower())) for r in bench]
     idx, comps = base_pool()
     vocab = _vocab()
+    seen = set()
     for i in range(n):
         j, s = i % len(comps), i // len(comps)
-        c = rewrite(comps[j], named[idx[j]], vocab, random.Random(f"{s}:{j}"))
-        yield idx[j], (f"<think>Plan the answer.</think>\n{c}<|im_end|>" if i % 3 == 0 else c)
+        rng = random.Random(f"{s}:{j}")
+        while True:                      # a rewrite equal to an earlier completion (1 in ~10^5) is drawn again
+            c = rewrite(comps[j], named[idx[j]], vocab, rng)
+            c = f"<think>Plan the answer.</think>\n{c}<|im_end|>" if i % 3 == 0 else c
+            if (h := hashlib.sha1(c.encode("utf-8", "surrogatepass")).digest()) not in seen: break
+        seen.add(h)
+        yield idx[j], c
 
 def write_stream(path:Path, n:int)->dict:
     "Write the distinct stream to `path` (JSONL [index, completion]); assert distinctness; return its stats."
