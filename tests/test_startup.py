@@ -70,8 +70,8 @@ def test_ifeval_score_loads_only_what_the_records_need(tmp_path):
     recs = [json.loads(l) for l in (FIX / "ifeval_input.jsonl").read_text().splitlines() if l.strip()]
     (tmp_path / "nolang.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs if not set(r["instruction_id_list"]) & set(lang)))
     code = ("import sys; from ifhier.cli import main; main(['ifeval', 'score', '--input', sys.argv[1], '--responses', sys.argv[2], "
-            "'--out-dir', sys.argv[3]]); print(sorted(m for m in ('pandas', 'numpy', 'scipy', 'nltk.metrics', 'langdetect') if m in sys.modules))")
+            "'--out-dir', sys.argv[3]]); print(sorted(m for m in ('pandas', 'numpy', 'scipy', 'nltk.metrics', 'langdetect', 'langdetect_rs') if m in sys.modules))")
     run = lambda inp: subprocess.run([sys.executable, "-c", code, str(inp), str(FIX / "ifeval_responses.jsonl"), str(tmp_path / "o")],
                                      capture_output=True, text=True, check=True).stdout.splitlines()[-1]
     assert run(tmp_path / "nolang.jsonl") == "[]"
-    assert run(FIX / "ifeval_input.jsonl") == "['langdetect']"
+    assert run(FIX / "ifeval_input.jsonl") == "['langdetect_rs']"   # langdetect-rs alone, never langdetect itself

@@ -8,7 +8,7 @@ import math
 import numpy as np
 from dataclasses import dataclass, field
 from ..registry import REGISTRY, get_type
-from ..text import count_words, count_sentences, count_letter, capital_words, punkt_tokenizer
+from ..text import count_words, count_sentences, count_letter, capital_words, punkt_abbreviations
 from ..text import occurrences
 from ..specs import INF, LeafSpec, WitnessError, caps_count
 
@@ -71,7 +71,7 @@ quilt quest query quote aqua
 wonderful beautiful important knowledge community adventure celebration neighborhood understanding
 comfortable particular generation throughout thoughtful carefully gradually naturally something everything
 background playground photograph friendship leadership membership scholarship brightness kindness
-""".split()) - set(punkt_tokenizer()._params.abbrev_types)))
+""".split()) - set(punkt_abbreviations())))
 
 @dataclass
 class Filler:

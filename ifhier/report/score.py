@@ -4,7 +4,7 @@
 
 # %% ../../nbs/report/60_score.ipynb #b49d8686
 from __future__ import annotations
-import json, sys
+import json, os, sys
 from pathlib import Path
 import pandas as pd
 from ..tree import ConstraintNode, iter_nodes
@@ -15,8 +15,9 @@ from ..run.rundir import is_answer, supersedes
 from ..integrations.logs import read_log, log_line
 
 # %% auto #0
-__all__ = ['RESPONSE_FIELDS', 'SCORE_COLUMNS', 'NO_ANSWER', 'load_responses', 'load_run', 'resolve_rows', 'score_responses',
-           'score_run', 'coverage_line', 'accuracy_table', 'write_scores', 'cli_score']
+__all__ = ['RESPONSE_FIELDS', 'MAX_WORKERS', 'SCORE_COLUMNS', 'NO_ANSWER', 'load_responses', 'load_run', 'resolve_rows',
+           'default_workers', 'score_responses', 'score_run', 'coverage_line', 'accuracy_table', 'write_scores',
+           'cli_score']
 
 # %% ../../nbs/report/60_score.ipynb #284c4a9d
 RESPONSE_FIELDS = ("prompt_id", "response")
@@ -51,6 +52,43 @@ def resolve_rows(rows:list, # response rows in file order
                   duplicated_pairs=sum(n > 1 for n in seen.values()), pairs=len(by))
     return list(by.values()), counts
 
+# %% ../../nbs/report/60_score.ipynb #dcbfd31f
+MAX_WORKERS = 8
+
+def default_workers()->int:
+    "The CPUs this process may run on, at most `MAX_WORKERS`."
+    n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(n, MAX_WORKERS))
+
+_WORKER_TREES: dict = {}   # in a pool worker: prompt id -> (tree, depth), filled once by `_init_worker`
+
+def _parsed(trees:dict)->dict:
+    return {pid: (ConstraintNode.from_json(t, validate=False), d) for pid, (t, d) in trees.items()}
+
+def _init_worker(trees:dict): _WORKER_TREES.update(_parsed(trees))
+
+def _check_rows(rows:list, profiles:tuple, trees:dict|None=None)->list:
+    "Columns (`SCORE_COLUMNS` order) of the verdicts of `rows` = [(prompt id, sample, model, response)]."
+    trees, out = _WORKER_TREES if trees is None else trees, []
+    for pid, sample, model, response in rows:
+        tree, depth = trees[pid]
+        out += [(pid, sample, depth, v.node_path, v.constraint, v.verdict, v.reason,
+                 json.dumps(v.params, sort_keys=True, ensure_ascii=False), model, pf)
+                for pf in profiles for v in check(tree, response or "", profile=pf)]
+    return list(zip(*out)) if out else [()] * len(SCORE_COLUMNS)
+
+def _score_parts(trees:dict, rows:list, profiles:tuple, workers:int, chunksize:int|None):
+    "Yield (answers, columns) per chunk of `rows`, in order; on a pool of `workers` processes when there are chunks to share."
+    size = chunksize or max(200, min(2000, -(-len(rows) // (4 * max(1, workers)))))
+    chunks = [rows[i:i + size] for i in range(0, len(rows), size)]
+    if workers <= 1 or len(chunks) < 2:
+        parsed = _parsed(trees)
+        for c in chunks: yield len(c), _check_rows(c, profiles, parsed)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(min(workers, len(chunks)), initializer=_init_worker, initargs=(trees,)) as ex:
+        yield from zip(map(len, chunks), ex.map(_check_rows, chunks, [profiles] * len(chunks)))
+
 # %% ../../nbs/report/60_score.ipynb #26ba402b
 SCORE_COLUMNS = ["prompt_id", "sample", "depth", "node_path", "constraint", "verdict", "reason", "params", "model", "profile"]
 
@@ -58,21 +96,22 @@ def score_responses(bench:list,      # benchmark records (`load_bench`)
                     responses:list,  # response rows (`load_responses`)
                     progress:bool=False,  # show a progress bar
                     profiles:tuple=("strict",),  # checker profiles to score under ("strict", "loose")
+                    workers:int=1,   # worker processes (1: in this process); the table is the same for any number
+                    chunksize:int|None=None,  # answers per worker task (default: ~4 tasks per worker, 200-2000)
                    )->pd.DataFrame:  # columns `SCORE_COLUMNS`
     "Check every response against its prompt's tree: one row per (prompt, sample, constraint)."
     from tqdm.auto import tqdm
     recs = {r["id"]: r for r in bench}
     unknown = sorted({str(r["prompt_id"]) for r in responses} - set(recs))
     if unknown: raise InputError(f"{len(unknown)} response(s) for prompt ids not in the benchmark, e.g. {unknown[0]!r}")
-    trees, rows = {}, []
-    for r in tqdm(responses, desc="score", unit="answer", disable=not progress):
-        pid = r["prompt_id"]
-        if pid not in trees: trees[pid] = ConstraintNode.from_json(recs[pid]["tree"], validate=False)
-        meta = dict(prompt_id=pid, sample=r.get("sample", 0), depth=recs[pid]["depth"])
-        rows += [dict(meta, node_path=v.node_path, constraint=v.constraint, verdict=v.verdict, reason=v.reason,
-                      params=json.dumps(v.params, sort_keys=True, ensure_ascii=False), model=r.get("model"), profile=pf)
-                 for pf in profiles for v in check(trees[pid], r["response"] or "", profile=pf)]
-    return pd.DataFrame(rows, columns=SCORE_COLUMNS)
+    rows = [(r["prompt_id"], r.get("sample", 0), r.get("model"), r["response"]) for r in responses]
+    trees = {pid: (recs[pid]["tree"], recs[pid]["depth"]) for pid in dict.fromkeys(p for p, *_ in rows)}
+    cols = [[] for _ in SCORE_COLUMNS]
+    with tqdm(total=len(rows), desc="score", unit="answer", disable=not progress) as bar:
+        for n, part in _score_parts(trees, rows, profiles, workers, chunksize):
+            for c, xs in zip(cols, part): c.extend(xs)
+            bar.update(n)
+    return pd.DataFrame(dict(zip(SCORE_COLUMNS, cols)), columns=SCORE_COLUMNS)
 
 # %% ../../nbs/report/60_score.ipynb #05641b06
 NO_ANSWER = "no answer"
@@ -93,12 +132,13 @@ def score_run(bench:list,                 # benchmark records (`load_bench`)
               answered_only:bool=False,   # leave missing answers out instead of failing them
               progress:bool=False,        # show a progress bar
               profiles:tuple=("strict",), # checker profiles to score under ("strict", "loose")
+              workers:int=1,              # worker processes for the checking (same table for any number)
              )->tuple:                    # (score table with `SCORE_COLUMNS`, coverage dict)
     "Score a run: one row per (prompt, sample) kept, missing answers failed with reason `no answer`."
     man = manifest or {}
     kept, counts = resolve_rows(rows)
     ok = [r for r in kept if is_answer(r)]
-    df = score_responses(bench, ok, progress, profiles=profiles)
+    df = score_responses(bench, ok, progress, profiles=profiles, workers=workers)
     k, model = _samples(man, kept), man.get("model") or next((r.get("model") for r in kept if r.get("model")), None)
     got = {(str(r["prompt_id"]), int(r.get("sample") or 0)) for r in ok}
     errs = {(str(r["prompt_id"]), int(r.get("sample") or 0)): r.get("error") for r in kept if not is_answer(r)}
@@ -163,7 +203,8 @@ def cli_score(args)->int:
         rows, man, bench = got; print(log_line(man))
     else: rows, man = load_run(args.responses)
     profiles = ("strict", "loose") if getattr(args, "loose", False) else ("strict",)
-    df, cov = score_run(bench, rows, man, getattr(args, "answered_only", False), progress=sys.stderr.isatty(), profiles=profiles)
+    df, cov = score_run(bench, rows, man, getattr(args, "answered_only", False), progress=sys.stderr.isatty(), profiles=profiles,
+                        workers=getattr(args, "workers", None) or default_workers())
     write_scores(df, args.out)
     side = Path(args.out).with_suffix(".summary.json")
     side.write_text(json.dumps(dict(coverage=cov, accuracy=accuracy_table(df).to_dict("records")), indent=1) + "\n")
