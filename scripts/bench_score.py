@@ -7,8 +7,7 @@ import os, time
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 from ifhier.io import data_path                     # noqa: E402
 from ifhier.bench.build import load_bench           # noqa: E402
-from ifhier.run.rundir import run_rows              # noqa: E402
-from ifhier.run.responders import RESPONDERS        # noqa: E402
+from ifhier.run.responders import RESPONDERS, answer_seed   # noqa: E402
 from ifhier.tree import ConstraintNode              # noqa: E402
 from ifhier.report.score import score_run           # noqa: E402
 
@@ -17,8 +16,9 @@ N = 100_000
 def main(n: int = N):
     bench = load_bench(data_path("ifhierbench.jsonl"))
     t0 = time.perf_counter()
-    base = [r for name, fn in RESPONDERS.items()
-            for r in run_rows(bench, lambda i, rec, fn=fn: fn(ConstraintNode.from_json(rec["tree"], validate=False), seed=i), name)]
+    base = [dict(prompt_id=rec["id"], sample=0, model=name, error=None,
+                 response=fn(ConstraintNode.from_json(rec["tree"], validate=False), seed=answer_seed(rec["id"], 0)))
+            for name, fn in RESPONDERS.items() for rec in bench]
     print(f"{len(base)} distinct answers from {len(RESPONDERS)} offline answerers in {time.perf_counter() - t0:.1f} s")
     k = -(-n // len(base))
     rows = [dict(r, model="tiled", sample=s * len(RESPONDERS) + j // len(bench)) for s in range(k) for j, r in enumerate(base)][:n]

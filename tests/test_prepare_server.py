@@ -5,7 +5,7 @@ from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import pytest
-from ifhier.bench.prepare import prepare_tasks, read_raw
+from ifhier.run.prepare import prepare_tasks, read_raw
 
 FIX = Path(__file__).resolve().parent.parent / "nbs" / "fixtures"
 RAW = FIX / "prepare_raw.jsonl"
