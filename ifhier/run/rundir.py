@@ -161,7 +161,7 @@ def write_manifest(out:str|Path, man:dict)->dict:
     "Write `man` as `out/manifest.json`, atomically."
     write_json(man, Path(out) / MANIFEST); return man
 
-# %% ../../nbs/run/50_rundir.ipynb #a559d12b
+# %% ../../nbs/run/50_rundir.ipynb #c59f3401
 def _holder(data:bytes)->dict|None:
     try: h = json.loads(data.decode("utf-8") or "null")
     except ValueError: return None
@@ -177,18 +177,21 @@ class RunLock:
     def acquire(self)->"RunLock":
         import fcntl
         self.out.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            h, t_end = None, time.monotonic() + 1.0
-            while h is None and time.monotonic() < t_end:      # the holder writes its name just after it locks
-                h = _holder(os.pread(fd, 4096, 0)) or time.sleep(0.02)
-            os.close(fd)
-            raise RunError(f"{self.out} is in use by {_who(h)}; wait for that run to end, or use another --out") from None
-        self.took_over = _holder(os.pread(fd, 4096, 0))       # a name left in an unlocked file: its holder died
-        os.ftruncate(fd, 0); os.pwrite(fd, json.dumps(dict(pid=os.getpid(), host=socket.gethostname(), started=now())).encode(), 0)
-        os.fsync(fd); self.fd = fd
-        return self
+        fd, locked = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644), False
+        try:
+            try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); locked = True
+            except OSError:
+                h, t_end = None, time.monotonic() + 1.0
+                while h is None and time.monotonic() < t_end:      # the holder writes its name just after it locks
+                    h = _holder(os.pread(fd, 4096, 0)) or time.sleep(0.02)
+                raise RunError(f"{self.out} is in use by {_who(h)}; wait for that run to end, or use another --out") from None
+            self.took_over = _holder(os.pread(fd, 4096, 0))       # a name left in an unlocked file: its holder died
+            os.ftruncate(fd, 0); os.pwrite(fd, json.dumps(dict(pid=os.getpid(), host=socket.gethostname(), started=now())).encode(), 0)
+            os.fsync(fd); self.fd = fd
+            return self
+        except BaseException:                                        # refused, or interrupted half-way: hold nothing
+            if locked: os.ftruncate(fd, 0)
+            os.close(fd); raise
 
     def release(self):
         if self.fd is None: return

@@ -114,7 +114,7 @@ def _records(bench, limit)->list[dict]:
 def _api_bases(api_base)->list:
     return [api_base] if isinstance(api_base, str) else list(api_base or [])
 
-# %% ../../nbs/run/53_runner.ipynb #c5cc8400
+# %% ../../nbs/run/53_runner.ipynb #76f17524
 def run_benchmark(model:str,                 # a litellm model name, or an offline responder (`witness`, `root-only`, ...)
                   bench,                     # any JSONL of prompts with `id` and `prompt` (a path), or those records
                   out_dir:str|Path,          # the run directory (responses.jsonl, manifest.json); reused to resume
@@ -145,8 +145,9 @@ def run_benchmark(model:str,                 # a litellm model name, or an offli
     params = dict(model=name, temperature=temperature, max_tokens=max_tokens, reasoning_effort=reasoning_effort,
                   system=system, extra=safe_params(extra), samples=samples, timeout=timeout, max_retries=max_retries,
                   concurrency=concurrency, limit=limit, max_cost=max_cost)
-    lock, run = RunLock(out).acquire(), None
+    lock, run = RunLock(out), None
     try:
+        lock.acquire()
         if lock.notice: print(lock.notice, file=sys.stderr)
         man = resume_manifest(out, new_manifest(name, bench, out, len(recs), params, "synthetic" if label else provider_of(model),
                                                 bool(label), api_base=[scrub(b) for b in bases] or None,
