@@ -31,9 +31,9 @@ def one_round(server, base: Path, i: int, moment: str, delay: float) -> dict:
     def watch():
         t0 = time.monotonic()
         def until(cond):
-            while not cond() and time.monotonic() - t0 < 60: time.sleep(0.002)
+            while not cond() and time.monotonic() - t0 < 60: time.sleep(0.005)
         if moment == "start": until(lambda: (out / ".lock").exists())
-        elif moment == "mid-flight": until(lambda: len(_ok_rows(resp)) >= 2)
+        elif moment == "mid-flight": until(lambda: resp.exists() and resp.read_bytes().count(b"\n") >= 2)
         elif moment == "retry-wait": until(lambda: any(r["fault"] == "status" and f"Round {i} " in r["prompt"] for r in server.log))
         elif moment == "writing": until(lambda: resp.exists() and resp.stat().st_size > 0)
         time.sleep(delay)
@@ -41,10 +41,10 @@ def one_round(server, base: Path, i: int, moment: str, delay: float) -> dict:
         if not state.get("returned"): os.kill(os.getpid(), signal.SIGINT)
 
     w, t_start = threading.Thread(target=watch, daemon=True), time.monotonic()
-    err = io.StringIO()
+    err, sout = io.StringIO(), io.StringIO()
     argv = ["run", "--model", "openai/fake-model", "--api-base", server.url, "--bench", str(bench), "--out", str(out),
             "--timeout", "5", "--max-retries", "3", "--concurrency", "1" if moment == "retry-wait" else "4"]
-    with contextlib.redirect_stderr(err), warnings.catch_warnings():
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(sout), warnings.catch_warnings():
         warnings.filterwarnings("always", message=".*was never awaited", category=RuntimeWarning)   # never hidden here
         w.start()
         try: code = main(argv)
@@ -55,7 +55,7 @@ def one_round(server, base: Path, i: int, moment: str, delay: float) -> dict:
     rows = [json.loads(l) for l in resp.read_text(encoding="utf-8").splitlines() if l.strip()] if resp.exists() else []
     man = json.loads((out / "manifest.json").read_text()) if (out / "manifest.json").exists() else {}
     ok = [r for r in rows if not r.get("error")]
-    return dict(round=i, moment=moment, delay=delay, seconds=round(time.monotonic() - t_start, 2), code=code, stderr=err.getvalue(), ok_at_signal=state.get("ok_at_signal"),
+    return dict(round=i, moment=moment, delay=delay, seconds=round(time.monotonic() - t_start, 2), code=code, stderr=err.getvalue(), stdout=sout.getvalue(), ok_at_signal=state.get("ok_at_signal"),
                 ok_after=len(ok), right=all(r["response"] == answer_for(prompts[r["prompt_id"]]) for r in ok),
                 unique=len({(r["prompt_id"], r["sample"]) for r in ok}) == len(ok), status=man.get("status"),
                 lock_free=(out / ".lock").read_text() == "" if (out / ".lock").exists() else True)
