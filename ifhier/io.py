@@ -12,7 +12,7 @@ import ifhier
 
 # %% auto #0
 __all__ = ['DATA_DIR', 'IfhierError', 'InputError', 'MissingFileError', 'data_path', 'project_root', 'atomic_open', 'write_jsonl',
-           'write_json', 'jsonl_lines', 'repair_tail', 'read_jsonl']
+           'write_json', 'write_csv', 'write_text', 'jsonl_lines', 'repair_tail', 'read_jsonl']
 
 # %% ../nbs/00a_io.ipynb #7e8ee54f
 class IfhierError(Exception):
@@ -49,7 +49,7 @@ def project_root(start:str|Path|None=None, # where to start looking; the working
     import tempfile
     return Path(tempfile.gettempdir()) / "ifhier"
 
-# %% ../nbs/00a_io.ipynb #a7e903b2
+# %% ../nbs/00a_io.ipynb #178ce9a5
 @contextmanager
 def atomic_open(path:str|Path,   # the file to (re)write; missing parent folders are created
                 mode:str="w",    # "w" (text, UTF-8, "\n" line ends) or "wb"
@@ -78,6 +78,16 @@ def write_jsonl(rows:Iterable[dict], # the records, written in order
 def write_json(obj, path:str|Path, indent:int=1)->Path:
     "Write `obj` to `path` as indented JSON (non-ASCII kept), atomically."
     with atomic_open(path) as f: f.write(json.dumps(obj, indent=indent, ensure_ascii=False) + "\n")
+    return Path(path)
+
+def write_csv(df, path:str|Path)->Path:
+    "Write the data frame `df` to `path` as CSV without its index, atomically."
+    with atomic_open(path) as f: df.to_csv(f, index=False)
+    return Path(path)
+
+def write_text(text:str, path:str|Path)->Path:
+    "Write `text` to `path` (UTF-8), atomically."
+    with atomic_open(path) as f: f.write(text)
     return Path(path)
 
 # %% ../nbs/00a_io.ipynb #09e514ea
