@@ -49,3 +49,17 @@ def test_explain_and_score_agree_on_a_resumed_run(tmp_path):
     for r in recs:
         assert idx[(r["id"], 0)] is find_row(rows, r["id"]) or idx[(r["id"], 0)] == find_row(rows, r["id"])
         assert reward(r, idx[(r["id"], 0)]["response"]) == 1.0                   # the reward reads the same answer the same way
+
+
+def test_wise_grading_of_a_resumed_run_reads_the_retry(tmp_path):
+    "A retried request leaves two rows; grading a run directory takes the one the resolver picks (it used to refuse a 'duplicate')."
+    v, run = tmp_path / "variants.jsonl", tmp_path / "run"
+    assert call("wise", "build", "--constraint", "string.comma", "--depth", 1, "--max-prompts", 2, "--out", v)[0] == 0
+    vs = read_jsonl(v)
+    rows = [dict(prompt_id=x["id"], sample=0, model="m", response=None, error="Timeout: x") for x in vs]
+    rows += [dict(prompt_id=x["id"], sample=0, model="m", response="No commas here at all", error=None) for x in vs]
+    run.mkdir(); write_jsonl(rows, run / "responses.jsonl")
+    code, out, err = call("wise", "grade", "--prompts", v, "--answers", run, "--out", tmp_path / "g.csv", "--no-complete")
+    assert code == 0, err
+    g = pd.read_csv(tmp_path / "g.csv")
+    assert len(g) == len(vs) and not g.missing.any()

@@ -10,6 +10,7 @@ import pandas as pd
 from ..io import InputError, data_path, jsonl_lines, write_jsonl, write_csv
 from ..registry import get_type
 from ..report.score import load_responses
+from ..run.rundir import load_run, resolve_rows
 from .items import load_forms
 from .analyze import analyze_files, agreement_files
 from .build import build_prompts, grade, by_panel
@@ -65,7 +66,8 @@ def cli_build(args)->int:
 def cli_grade(args)->int:
     "`ifhier wise grade`: grade `args.answers` against WISE prompts or wording variants into `args.out`."
     answers = _answers(args.answers)
-    if _is_variants(args.prompts): df = grade_variants(args.prompts, load_responses(answers), args.by_depth)
+    if Path(args.answers).is_dir(): answers = resolve_rows(load_run(args.answers)[0])[0]   # a run: the row that answers each pair
+    if _is_variants(args.prompts): df = grade_variants(args.prompts, answers if isinstance(answers, list) else load_responses(answers), args.by_depth)
     else:
         df = grade(answers, args.prompts, complete=not args.no_complete)
         if args.by_panel: df = by_panel(df, load_forms(args.forms) if args.forms else None)
