@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 __all__ = ['SECRET_NAME', 'secret_values', 'safe_params', 'scrub', 'Concurrency', 'classify', 'retry_after', 'error_text',
            'with_retries', 'run_async']
 
-# %% ../../nbs/run/52_limits.ipynb #f07671fb
-SECRET_NAME = re.compile(r"key|token|secret|password|passwd|auth|credential|header", re.I)
+# %% ../../nbs/run/52_limits.ipynb #5b3c4cdc
+SECRET_NAME = re.compile(r"(?:^|[_\-.])(?:api_?key|apikey|key|token|secret|password|passwd|auth|authorization|credentials?|headers?)(?:$|[_\-.])", re.I)
 _KEYLIKE = re.compile(r"\b(sk|pk|rk|gsk|xai|key|AIza)[-_]?[A-Za-z0-9_\-]{8,}")
 
 def secret_values(params)->list[str]:
@@ -21,7 +21,7 @@ def secret_values(params)->list[str]:
     for k, v in (params or {}).items():
         if isinstance(v, dict): out += [str(x) for x in _leaves(v)] if SECRET_NAME.search(str(k)) else secret_values(v)
         elif v is not None and SECRET_NAME.search(str(k)): out.append(str(v))
-    return [s for s in out if len(s) >= 8]
+    return [s for s in out if len(s) >= 4]
 
 def _leaves(d:dict):
     for v in d.values(): yield from (_leaves(v) if isinstance(v, dict) else [v])
@@ -36,7 +36,7 @@ def scrub(text:str,      # any message that may carry a credential
           secrets=(),    # further literal values to hide (e.g. `secret_values(kwargs)`)
          )->str:         # `text` with keys, bearer tokens and `key=` query values replaced by `***`
     "Redact every secret (`secret_values` of the environment and of `secrets`) and anything key-like in `text`."
-    for s in sorted({*secret_values(os.environ), *(str(x) for x in secrets if len(str(x)) >= 8)}, key=len, reverse=True):
+    for s in sorted({*secret_values(os.environ), *(str(x) for x in secrets if len(str(x)) >= 4)}, key=len, reverse=True):
         text = text.replace(s, "***")
     text = re.sub(r"(?i)(bearer\s+)\S+", r"\1***", text)
     text = re.sub(r"(?i)([?&](?:api[_-]?)?key=)[^&\s'\"]+", r"\1***", text)
