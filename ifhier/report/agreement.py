@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 from ..io import InputError, data_path, read_jsonl
 from ..tree import ConstraintNode
-from ..check import check
+from ..verdicts import check
 
 # %% auto #0
 __all__ = ['AGREEMENT_FIELDS', 'load_agreement', 'agreement_table', 'agreement_figures', 'disagreements']
