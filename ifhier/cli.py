@@ -72,7 +72,7 @@ def out_option(p:argparse.ArgumentParser, # a command's parser
     "Add the required `--out FILE` (or `--out DIR`) to `p`."
     p.add_argument("--out", required=True, metavar="DIR" if folder else "FILE", help=what)
 
-# %% ../nbs/90_cli.ipynb #31f92e9a
+# %% ../nbs/90_cli.ipynb #c83fffff
 def _bench_commands(sub):
     p = command(sub, "build", "ifhier.bench.build:cli_build", "build the IFHierBench benchmark: prompts per depth 0-3, each with a passing witness",
                 reads=("tasks",), writes=("out", "summary"))
@@ -81,11 +81,11 @@ def _bench_commands(sub):
     p.add_argument("--tasks", help="seed tasks JSONL (default: the shipped seed tasks)")
     p.add_argument("--per-depth", type=positive_int, default=150, help="prompts per depth")
     p.add_argument("--summary", help="also write a Markdown summary here")
-    p = command(sub, "witness", "ifhier.run.rundir:cli_witness", "answer a benchmark with the witness responder (a run directory)",
+    p = command(sub, "witness", "ifhier.run.runner:cli_witness", "answer a benchmark with the witness responder: the same as `ifhier run --model witness`",
                 reads=("bench",), writes=("out",))
     p.add_argument("--bench", required=True, help="benchmark JSONL")
     out_option(p, "run directory (responses.jsonl, manifest.json)")
-    p = command(sub, "prepare", "ifhier.bench.prepare:cli_prepare", "turn raw prompts into seed tasks through an LLM (optional)",
+    p = command(sub, "prepare", "ifhier.run.prepare:cli_prepare", "turn raw prompts into seed tasks through an LLM (optional)",
                 reads=("raw",), writes=("out",), resumes=True)
     p.add_argument("--raw", required=True, help="raw prompts, JSONL (IFEval input_data.jsonl format)")
     out_option(p, "seed tasks JSONL (appended; re-running resumes)")

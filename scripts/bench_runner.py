@@ -35,7 +35,7 @@ def timed(url, n, concurrency, d):
 def raw_litellm(url, n, concurrency):
     "The same requests through bare `litellm.acompletion` under a semaphore: litellm's own floor."
     import asyncio
-    from ifhier.run.runner import _litellm
+    from ifhier.run.client import litellm_module as _litellm
     litellm = _litellm()
     async def go():
         sem = asyncio.Semaphore(concurrency)
@@ -52,7 +52,7 @@ def main(argv=()):
     ap.add_argument("--delay", type=float, nargs="+", default=[1.0, 0.2], help="server delays: a typical answer time, and a stress test")
     ap.add_argument("--concurrency", type=int, default=32); ap.add_argument("--overhead-n", type=int, default=100)
     a = ap.parse_args(list(argv))
-    from ifhier.run.runner import _litellm
+    from ifhier.run.client import litellm_module as _litellm
     _litellm()                                                    # import cost is not part of the measurement
     fast, url0 = serve(0.0)
     try:

@@ -26,7 +26,7 @@ def test_build_witness_score_pipeline(tmp_path):
     assert bench.read_bytes() == first
     assert call("witness", "--bench", bench, "--out", run)[0] == 0
     man = json.loads((run / "manifest.json").read_text())
-    assert man["model"] == "witness" and man["n_prompts"] == 20 and man["n_errors"] == 0 and man["synthetic"] is True
+    assert man["model"] == "witness" and man["n_prompts"] == 20 and man["totals"]["n_errors"] == 0 and man["synthetic"] is True and man["format"] == "ifhier-run/1"
     code, out, _ = call("score", "--bench", bench, "--responses", run / "responses.jsonl", "--out", scores)
     assert code == 0 and "prompt_acc" in out
     df = pd.read_csv(scores)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import pytest
-from ifhier.bench.prepare import prepare_tasks, read_raw, PROMPT_VERSION
+from ifhier.run.prepare import prepare_tasks, read_raw, PROMPT_VERSION
 from ifhier.cli import call
 
 FIX = Path(__file__).resolve().parent.parent / "nbs" / "fixtures"
@@ -182,7 +182,7 @@ def test_cli(tmp_path, fake):
 
 
 def test_import_does_not_import_litellm():
-    code = "import sys, ifhier.bench.prepare; print('litellm' in sys.modules)"
+    code = "import sys, ifhier.run.prepare; print('litellm' in sys.modules)"
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "False"
@@ -195,7 +195,7 @@ def test_works_inside_a_running_event_loop(tmp_path, fake):
 
 def test_resume_keeps_records_with_unicode_line_separators(tmp_path):
     "U+2028 inside a JSON string is not a line break: such a record must survive a resume."
-    from ifhier.bench.prepare import _load
+    from ifhier.run.prepare import _load
     out = tmp_path / "tasks.jsonl"
     rec = {"source_key": "1", "task": "Write a poem.\u2028Then stop.", "context": None}
     out.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")

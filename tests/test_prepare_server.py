@@ -5,7 +5,7 @@ from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import pytest
-from ifhier.bench.prepare import prepare_tasks, read_raw
+from ifhier.run.prepare import prepare_tasks, read_raw
 
 FIX = Path(__file__).resolve().parent.parent / "nbs" / "fixtures"
 RAW = FIX / "prepare_raw.jsonl"
@@ -31,10 +31,11 @@ class Fake(BaseHTTPRequestHandler):
                          "choices": [{"index": 0, "message": msg, "finish_reason": "stop"}],
                          "usage": {"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30}})
 
-    def _send(self, code, obj):
+    def _send(self, code, obj, headers=None):
         data = json.dumps(obj).encode()
         self.send_response(code)
         self.send_header("Content-Type", "application/json"); self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items(): self.send_header(k, v)
         self.end_headers(); self.wfile.write(data)
 
 
@@ -71,3 +72,20 @@ def test_local_openai_compatible_server(tmp_path, server):
     df = prepare_tasks(RAW, out, "openai/fake", api_base=server, api_key=KEY, backoff_s=0.01)
     assert Fake.hits == ["pdab0fa61ee82"] and list(df.status) == ["skipped", "skipped", "prepared"]
     assert len(out.read_text().splitlines()) == 3
+
+
+def test_the_runners_retry_loop_retry_after_and_fatal_4xx(tmp_path, server, monkeypatch):
+    "prepare goes through the runner's retry loop: a 429's Retry-After is the wait, a 400 is final at once."
+    import asyncio, ifhier.run.limits as limits
+    waits, real = [], asyncio.sleep
+    async def sleep(s, *a, **k):
+        waits.append(s); return await real(0)
+    monkeypatch.setattr(limits.asyncio, "sleep", sleep)
+    Fake.fail["9001"] = [(429, {"error": {"message": "slow down"}}, {"Retry-After": "7"})]
+    Fake.fail["9002"] = [(400, {"error": {"message": "bad request"}})]
+    df = prepare_tasks(RAW, tmp_path / "seed.jsonl", "openai/fake", api_base=server, api_key=KEY, retries=3, backoff_s=1000)
+    st = df.set_index("source_key").status.to_dict()
+    assert st == {9001: "prepared", 9002: "error", "pdab0fa61ee82": "prepared"}
+    assert 7.0 in waits                                                    # the server's Retry-After, not the 1000 s backoff
+    assert sorted(Fake.hits) == ["9001", "9001", "9002", "pdab0fa61ee82"]  # the 400 was asked once
+    assert df.set_index("source_key").loc[9002, "reason"].startswith("BadRequestError")

@@ -8,7 +8,7 @@ from ifhier.cli import call
 from ifhier.io import data_path, write_jsonl, read_jsonl
 from ifhier.bench.build import load_bench
 from ifhier.bench.witness import witness_response
-from ifhier.run.responders import respond_run
+from ifhier.run.runner import run_benchmark
 from ifhier.report.reasoning import trace_order
 
 FIX = Path(__file__).resolve().parent.parent / "nbs" / "fixtures"
@@ -56,7 +56,7 @@ def test_score_run_dir_coverage(tmp_path, bench):
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     d = tmp_path_factory.mktemp("runs")
-    for name in ("witness", "root-only (synthetic)", "no-format (synthetic)"): respond_run(BENCH, name, d / name.split()[0])
+    for name in ("witness", "root-only (synthetic)", "no-format (synthetic)"): run_benchmark(name, BENCH, d / name.split()[0], progress=False)
     fake_model_run(d / "fake")
     return d
 

@@ -5,7 +5,8 @@ from pathlib import Path
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import pytest
 from ifhier.cli import main
-from ifhier.run.runner import run_benchmark, read_responses, RunError, _litellm
+from ifhier.run.runner import run_benchmark, read_responses, RunError
+from ifhier.run.client import litellm_module as _litellm
 
 litellm = _litellm()
 

@@ -8,7 +8,7 @@ import hashlib, json
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..io import InputError, data_path
+from ..io import InputError, data_path, write_csv, write_text
 from ..bench.build import load_bench
 from ..verdicts import PROFILES
 from .score import coverage_line
@@ -135,7 +135,7 @@ def _costs_md(costs:pd.DataFrame)->str:
 
 def _save(frames:dict, out:Path):
     for name, parts in frames.items():
-        if parts: pd.concat(parts, ignore_index=True).to_csv(out / f"{name}.csv", index=False)
+        if parts: write_csv(pd.concat(parts, ignore_index=True), out / f"{name}.csv")
 
 # %% ../../nbs/report/66_write.ipynb #25fe26a6
 def build_report(run_dirs:list,         # run directories
@@ -187,7 +187,7 @@ def build_report(run_dirs:list,         # run directories
         res["compare"].to_csv(out / "compare.csv", index=False); res["disagreements"].to_csv(out / "disagreements.csv", index=False)
         L += [""] + cl
     res["costs"] = costs = run_costs(runs)
-    costs.to_csv(out / "run_costs.csv", index=False)
+    write_csv(costs, out / "run_costs.csv")
     _save(csv, out)
     L += ["", "## Tokens, cost, errors and latency per run", "", _costs_md(costs), "",
           "Tokens and cost count every row (retries were paid for); latency is over the kept answers. Cost is "
@@ -195,7 +195,7 @@ def build_report(run_dirs:list,         # run directories
           "`accuracy_by_depth.csv`, `type_pass_rates.csv`, `hardest_types.csv`, `overcredit.csv`, `failure_signature.csv`, "
           "`leaf_accuracy.csv`, `reasoning_order.csv`, `reasoning_summary.csv`, `accuracy_by_size.csv`, `accuracy_by_position.csv`, "
           "`run_costs.csv`" + ("; `compare.csv`, `disagreements.csv`" if compare else "") + "; figures in `figures/` (PNG and SVG)."]
-    (out / "report.md").write_text("\n".join(L) + "\n", encoding="utf-8")
+    write_text("\n".join(L) + "\n", out / "report.md")
     return res
 
 # %% ../../nbs/report/66_write.ipynb #7e70c955

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
+from ..io import write_csv
 from .panel import (WiseError, PROFILE_COLUMNS, validate_graded, read_graded, panels,
                                compliance_table, profiles_table, summary_table, missing_outputs)
 from .boot import SCHEMES, CONTRAST_COLUMNS, RANKING_COLUMNS, contrasts, ranking
@@ -82,5 +83,5 @@ def analyze_files(graded_csv,        # graded CSV from `ifhier wise grade`
     "Run `analyze` on `graded_csv` and write its tables as CSV files into `out_dir`."
     res = analyze(read_graded(graded_csv), reps=reps, seed=seed, **kwargs)
     out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
-    for name, df in res.items(): df.to_csv(out / f"{name}.csv", index=False)
+    for name, df in res.items(): write_csv(df, out / f"{name}.csv")
     return {name: out / f"{name}.csv" for name in res}

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json, sys, warnings
 from pathlib import Path
 import pandas as pd
-from ..io import InputError, data_path, jsonl_lines, write_jsonl
+from ..io import InputError, data_path, jsonl_lines, write_jsonl, write_csv
 from ..registry import get_type
 from ..report.score import load_responses
+from ..run.rundir import load_run, resolve_rows
 from .items import load_forms
 from .audit import analyze_files, agreement_files
 from .build import build_prompts, grade, by_panel
@@ -26,7 +27,7 @@ def _bench(path:str|None)->str:
 
 def _write_tables(tables:dict, out)->Path:
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
-    for name, df in tables.items(): df.to_csv(out / f"{name}.csv", index=False)
+    for name, df in tables.items(): write_csv(df, out / f"{name}.csv")
     return out
 
 def _read_graded(path)->pd.DataFrame:
@@ -65,11 +66,12 @@ def cli_build(args)->int:
 def cli_grade(args)->int:
     "`ifhier wise grade`: grade `args.answers` against WISE prompts or wording variants into `args.out`."
     answers = _answers(args.answers)
-    if _is_variants(args.prompts): df = grade_variants(args.prompts, load_responses(answers), args.by_depth)
+    if Path(args.answers).is_dir(): answers = resolve_rows(load_run(args.answers)[0])[0]   # a run: the row that answers each pair
+    if _is_variants(args.prompts): df = grade_variants(args.prompts, answers if isinstance(answers, list) else load_responses(answers), args.by_depth)
     else:
         df = grade(answers, args.prompts, complete=not args.no_complete)
         if args.by_panel: df = by_panel(df, load_forms(args.forms) if args.forms else None)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True); df.to_csv(args.out, index=False)
+    write_csv(df, args.out)
     print(f"graded {len(df)} rows ({int(df.missing.sum())} missing) for {df.model.nunique()} models -> {args.out}"); return 0
 
 # %% ../../nbs/wise/79_commands.ipynb #2d6070cf
@@ -100,7 +102,7 @@ def _wording_demo(args)->int:
     out = Path(args.out); vs = wording_variants(_bench(args.bench), args.constraint, args.depth, args.max_prompts, args.seed)
     write_jsonl(vs, out / "variants.jsonl")
     write_jsonl(simulate_responses(vs, samples=args.samples or 2, seed=args.seed), out / "responses.jsonl")
-    grade_variants(vs, load_responses(out / "responses.jsonl"), args.by_depth).to_csv(out / "graded.csv", index=False)
+    write_csv(grade_variants(vs, load_responses(out / "responses.jsonl"), args.by_depth), out / "graded.csv")
     res = audit_wording(_read_graded(out / "graded.csv"), args.reps, args.seed); _write_tables(res, out)
     print(f"wording audit of {args.constraint} (synthetic panel) -> {out}\n" + res["summary"].round(1).to_string(index=False)); return 0
 
@@ -118,7 +120,7 @@ def cli_paper(args)->int:
     from ifhier.wise.paper import PAPER_PANELS, table11_check, per_model_long, pos_worst_gaps
     from ifhier.figures import plot_rank_bump, plot_pos_worst, save_figure
     out = Path(args.out); out.mkdir(parents=True, exist_ok=True)
-    t11 = table11_check(); t11.to_csv(out / "table11_check.csv", index=False)
+    t11 = table11_check(); write_csv(t11, out / "table11_check.csv")
     written = [out / "table11_check.csv"]
     for p in PAPER_PANELS.itertuples():
         title = f"{p.panel}: ranks of the printed models ({p.per_model.split('_')[1].replace('table', 'Table ')})"

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from ..stats import fleiss_kappa, icc2k, percentile_ci
+from ..io import write_csv
 from .panel import WiseError, _flags
 from .boot import stream, _blocks
 
@@ -80,5 +81,5 @@ def agreement_files(ratings_csv,      # ratings CSV with `item, rater, measure, 
     "Compute `agreement` of `ratings_csv` and write `out_dir/agreement.csv`."
     res = agreement(read_ratings(ratings_csv), reps=reps, seed=seed)
     out = Path(out_dir); out.mkdir(parents=True, exist_ok=True)
-    res[AGREEMENT_COLUMNS].to_csv(out / "agreement.csv", index=False)
+    write_csv(res[AGREEMENT_COLUMNS], out / "agreement.csv")
     return out / "agreement.csv"
