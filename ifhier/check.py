@@ -10,8 +10,10 @@ from typing import Any
 import pandas as pd
 from . import catalog as _catalog  # registers all 35 constraint types
 from .registry import get_type
-from .scopes import (parse_scope, parse_located, extract_child, locate_child, loose_region, scope_text, via_subject,
-                           Loc, Located, PROFILES)
+from .tolerances import PROFILES
+from .spans import Loc
+from .scopes import parse_scope, parse_located, loose_region, scope_text
+from .reach import extract_child, locate_child, via_subject, Located
 from .tree import ConstraintNode, iter_nodes, path_step
 
 # %% auto #0
@@ -97,7 +99,7 @@ def _tree(tree)->ConstraintNode: return tree if isinstance(tree, ConstraintNode)
 def check(tree:ConstraintNode|dict|str,  # the constraint tree (a node, its JSON dict or JSON text)
           response:Any,                  # the answer; None, bytes and other values are read as text
           strict_json:bool=False,        # forbid a code fence around JSON (WISE's JSON probe)
-          profile:str="strict",          # "strict" (the paper's) or "loose" (`scopes.LOOSE_TOLERANCES`)
+          profile:str="strict",          # "strict" (the paper's) or "loose" (`tolerances.LOOSE_TOLERANCES`)
          )->list[Verdict]:               # one verdict per constraint, depth-first
     "Check `response` against `tree` top-down; never raises on any response."
     return _check(_tree(tree), response, strict_json, profile, {})

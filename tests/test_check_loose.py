@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 from ifhier.check import check
-from ifhier.scopes import LOOSE_TOLERANCES
+from ifhier.tolerances import LOOSE_TOLERANCES
 from ifhier.io import read_jsonl, data_path
 from ifhier.tree import ConstraintNode
 from ifhier.bench.witness import witness_response
