@@ -17,7 +17,7 @@ __all__ = ['norm_name', 'CodeBlock', 'strip_code', 'Heading', 'SectionDoc', 'Mar
            'LabeledDoc', 'parse_labeled', 'list_items', 'parse_list', 'parse_json', 'find_json', 'scope_text',
            'parse_located', 'parse_scope', 'loose_region']
 
-# %% ../nbs/02_scopes.ipynb #404589f5
+# %% ../nbs/02_scopes.ipynb #5b8462ec
 _CLOSING = re.compile(r"(?:^|\s+)#+$")
 _EMPH = ("**", "__", "*", "_")
 
@@ -39,6 +39,7 @@ def norm_name(name:str,          # a heading or label as written or as named in 
     "`name` trimmed of whitespace, trailing colon, closing #s and surrounding emphasis, case-folded."
     s = _trim(str(name))
     if profile == "loose":
+        s = s.translate(tolerance("typographic-quotes").rule)
         prev = None
         while s != prev: prev, s = s, _trim(tolerance("decorated-name").rule.sub("", s))
         s = _HYPHEN.sub(" ", s)
@@ -92,7 +93,7 @@ def _outside(spans:list):
     starts = [s for s, _ in spans]
     return lambda p: (k := bisect_right(starts, p) - 1) < 0 or p >= spans[k][1]
 
-# %% ../nbs/02_scopes.ipynb #94dd34a3
+# %% ../nbs/02_scopes.ipynb #02d5992f
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$", re.M)
 
 class Heading(NamedTuple):
@@ -104,7 +105,9 @@ class Heading(NamedTuple):
 
 def _section_cut(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, profile:str="strict")->tuple:
     "(text, pieces, (a, b)) of a section: the region dedented and trimmed; loose drops a trailing separator."
-    if last and profile == "loose" and (m := tolerance("trailing-rule").rule.search(t, a, b)) and m.start() >= a: b = m.start()
+    if profile == "loose":
+        m = tolerance("trailing-rule").rule.search(t, a, b) if last else _CLOSING_RULE.search(t, a, b)
+        if m and m.start() >= a: b = m.start()
     lines = _lines(t, a, b) if b > a else []
     if first: lines = [(first_at, first_at + len(first))] + lines
     txt, pieces = _cut(t, lines) if lines else ("", [(0, a, 0)])
@@ -127,6 +130,8 @@ class SectionDoc:
         "Text of the section under the heading or label `name` (first match), or None."
         p = self.find(name)
         return None if p is None else self.section_text(p)
+
+_CLOSING_RULE = re.compile(r"\n[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\s*\Z")   # a --- closing a section that is not the last
 
 @dataclass(frozen=True)
 class MarkdownDoc(SectionDoc):
@@ -156,7 +161,7 @@ def parse_markdown(text:str,            # a Markdown document
         lv.append(level); nm.append(name); st.append(min(body, len(t))); en.append(len(t))
     return MarkdownDoc(t, tuple(map(Heading, lv, nm, st, en)), tuple(blocks), profile)
 
-# %% ../nbs/02_scopes.ipynb #88e90d3b
+# %% ../nbs/02_scopes.ipynb #aac757ce
 _LABEL = re.compile(r"^(?! {0,3}\d{1,9}[.)](?:[ \t]|$)) {0,3}(?:\*\*|__)?([^\W_][^:\n]*?)[ \t]*(?:\*\*|__)?[ \t]*:"
                     r"(?:\*\*|__)?(?:[ \t]+(.*)|[ \t]*)$", re.M)
 
@@ -181,6 +186,18 @@ def _style(t:str, m)->str:
     "How a decorated label line is decorated: the text before its name, digits read as 0 ('1. **' -> '0. **')."
     return re.sub(r"\d+", "0", t[m.start():m.start(1)].strip())
 
+def _label_lines(t:str, found:list, want:set, profile:str)->list:
+    "The label lines among `found` when the tree asks for `want`: asked-for ones, and others only when written like a label."
+    key = lambda m: re.sub(r"\d+", "N", norm_name(m[1], profile))
+    asked = lambda m: norm_name(m[1], profile) in want
+    styles = {_style(t, m) for m in found if asked(m)}
+    opens = {}
+    for m in found: opens[key(m)] = opens.get(key(m), 0) + 1
+    def label_like(m):
+        name = m[1].strip()
+        return opens[key(m)] < 2 and len(name.split()) <= 4 and (not styles or _style(t, m) in styles)
+    return [m for m in found if asked(m) or label_like(m)]
+
 def parse_labeled(text:str,             # text in `Label: ...` sections
                   profile:str="strict",  # "loose" adds decorated label lines for `wanted` labels, drops a lead-in
                   wanted:tuple=(),       # (loose) the labels the tree asks for at this scope
@@ -197,6 +214,7 @@ def parse_labeled(text:str,             # text in `Label: ...` sections
         styles = {_style(t, m) for m in deco if norm_name(m[1], profile) in want}   # the decoration wanted labels use
         found += [m for m in deco if _style(t, m) in styles]
         found.sort(key=lambda m: m.start())
+        if want: found = _label_lines(t, found, want, profile)                  # the "label-lines" tolerance
         if len(found) > 1 and norm_name(found[0][1], profile) not in want and not (found[0][2] or "").strip() \
            and not t[found[0].end():found[1].start()].strip():
             found = found[1:]                                         # the "lead-in" tolerance

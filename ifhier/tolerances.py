@@ -8,17 +8,18 @@ import re
 from typing import Any, NamedTuple
 
 # %% auto #0
-__all__ = ['PROFILES', 'LOOSE_TOLERANCES', 'Tolerance', 'tolerance']
+__all__ = ['PROFILES', 'LOOSE_TOLERANCES', 'Tolerance', 'content_variants', 'tolerance']
 
-# %% ../nbs/01a_tolerances.ipynb #3f31eee0
+# %% ../nbs/01a_tolerances.ipynb #9ba43c2e
 PROFILES = ("strict", "loose")
 
 class Tolerance(NamedTuple):
-    "One loose-profile tolerance: `name`, the `hook` where it applies, its `rule` (a regex) and a `doc` line."
+    "One loose-profile tolerance: `name`, the `hook` where it applies, its `rule` (a regex or a text variant), a `doc` line, the content `types` it serves."
     name: str
     hook: str
     rule: Any
     doc: str
+    types: tuple = ()
 
 _EMO = r"[^\w\s*_#`~>\[(\"'“‘<]"  # a symbol or emoji (not a letter, digit, markup or quote)
 LOOSE_TOLERANCES = (
@@ -36,12 +37,68 @@ LOOSE_TOLERANCES = (
     Tolerance("lead-in", "label", None,
               "a first label line with nothing under it (a lead-in such as 'Here is the breakdown:'), whose name the tree does not ask for, is not a section"),
     Tolerance("trailing-rule", "section", re.compile(r"\n[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*(?:\n[ \t]*)*(?:[^\n]*\S[^\n]*)?\s*\Z"),
-              "a trailing --- separator (and at most one closing line after it) is not part of the last section"),
+              "a --- separator closing a section is not part of it (after the last section, at most one closing line may follow it)"),
     Tolerance("bullet-dot", "list", "\u2022", "'•' bullets are list items"),
     Tolerance("array-as-text", "leaf", None,
               "a JSON array of strings or numbers where text is required is read as its items' text joined by newlines"),
+    Tolerance("typographic-quotes", "name", str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u201c": '"', "\u201d": '"'}),
+              "in heading and label names, typographic apostrophes and quotes read as ' and \""),
+    Tolerance("curly-quotation", "content", lambda t: _curly(t), "string.quotation accepts text wrapped in typographic double quotes", ("string.quotation",)),
+    Tolerance("json-slips", "scope", lambda t: _json_slips(t),
+              "raw line breaks and tabs inside JSON strings and a trailing comma before } or ] are read as meant "
+              "(json and array scopes, only when the strict reading fails)"),
+    Tolerance("emoji-tail", "content", lambda t: _EMOJI_TAIL.sub("", t),
+              "trailing emoji or symbols are not a sentence of their own", ("string.num_sentences", "string.postscript")),
+    Tolerance("sign-off", "content", lambda t: _SIGN_OFF.sub("", t),
+              "a closing sign-off ('Best,' then a name, on the last two lines) is not a sentence", ("string.num_sentences",)),
+    Tolerance("emphasised-copy", "content", lambda t: _EMPH_MARK.sub("", t),
+              "text the prompt asks to copy may be wrapped in bold or italics ('**Write a poem…**')", ("string.repeat_prompt",)),
+    Tolerance("label-lines", "label", None,
+              "where the tree names a labeled scope's labels, a label-shaped line it does not ask for is a label line only when "
+              "written like a label: not a turn of dialogue (a name that opens two or more lines, digits read as N), "
+              "not prose (at most 4 words), decorated like the asked-for labels"),
 )
 _TOL = {t.name: t for t in LOOSE_TOLERANCES}
+
+_EMPH_MARK = re.compile(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=[\w.!?])\*(?![\w*])")
+_EMOJI_TAIL = re.compile(r"(?:[ \t]+[^\w\s.,;:!?\"'“”‘’()\[\]*_#<>-]+)+\s*\Z")
+_SIGN_OFF = re.compile(r"\n[ \t]*(?:[*_]{0,2})(?:[A-Z][\w’']*)(?:[ \t]+[\w’']+){0,3},(?:[*_]{0,2})[ \t]*\n[ \t]*[*_]{0,2}[A-Z][\w.’'-]*(?:[ \t]+[A-Z][\w.’'-]*){0,3}[*_]{0,2}[ \t]*\Z")
+
+def _curly(t:str)->str:
+    s = t.strip()
+    return '"' + s[1:-1] + '"' if len(s) >= 2 and s[0] == "\u201c" and s[-1] == "\u201d" else t
+
+def _json_slips(t:str)->str:
+    "`t` with raw line breaks / tabs inside JSON strings escaped and trailing commas before } or ] dropped."
+    out, i, n, in_str = [], 0, len(t), False
+    while i < n:
+        c = t[i]
+        if in_str:
+            if c == "\\": out.append(t[i:i + 2]); i += 2; continue
+            if c == '"': in_str = False
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c, c))
+        elif c == '"': in_str = True; out.append(c)
+        elif c == ",":
+            j = i + 1
+            while j < n and t[j] in " \t\r\n": j += 1
+            if j < n and t[j] in "}]": i += 1; continue
+            out.append(c)
+        else: out.append(c)
+        i += 1
+    return "".join(out)
+
+def content_variants(cid:str,  # a constraint type id
+                     text:str, # the scope's text
+                    )->list:   # [(tolerance name, text variant)], variants that differ from `text`
+    "The loose profile's variants of a content constraint's `text`: each content tolerance serving `cid`, alone and all together."
+    out, t_all = [], text
+    for t in LOOSE_TOLERANCES:
+        if t.hook == "content" and cid in t.types:
+            v = t.rule(text)
+            if v != text: out.append((t.name, v))
+            t_all = t.rule(t_all)
+    if len(out) > 1 and t_all != text: out.append(("+".join(n for n, _ in out), t_all))
+    return out
 
 def tolerance(name:str)->Tolerance:
     "The loose tolerance called `name`."

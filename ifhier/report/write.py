@@ -16,6 +16,7 @@ from .tables import (load_runs, all_scores, accuracy_ci, type_pass_rates, hardes
 from .reasoning import reasoning_order, reasoning_summary, SEPARATION_THRESHOLD
 from .signature import (flat_scores, paired_scores, overcredit, leaf_accuracy, failure_signature,
                                      run_costs, classify_pattern, PATTERN_RULE, _ratio)
+from .human_agreement import agreement_markdown
 from ..figures import plot_accuracy_ci, plot_type_heatmap, plot_overcredit, save_figure
 
 # %% auto #0
@@ -166,6 +167,7 @@ def build_report(run_dirs:list,         # run directories
                               ("overcredit", plot_overcredit(t["overcredit"], f"{title}: flat − hierarchical (95% paired CI)"))):
                 save_figure(fig, out / "figures" / f"{slug}_{name}")
     if paper and all(r.synthetic for r in runs): L += [""] + published_markdown()
+    L += [""] + agreement_markdown()          # how far to trust the checker: the blind held-out figures
     res["costs"] = costs = run_costs(runs)
     costs.to_csv(out / "run_costs.csv", index=False)
     _save(csv, out)
