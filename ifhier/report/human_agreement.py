@@ -82,7 +82,7 @@ def agreement_table(answers:list,  # records of `load_agreement`
                              strict=s.verdict, loose=lo.verdict, strict_reason=s.reason, loose_reason=lo.reason))
     return pd.DataFrame(rows)
 
-# %% ../../nbs/report/64_human_agreement.ipynb #ef57be4b
+# %% ../../nbs/report/64_human_agreement.ipynb #41235523
 def _passish(v:str)->str: return "pass" if v == "pass" else "fail"
 
 COMPARISONS = ("strict vs design-rule labels (raw)", "strict vs design-rule labels (adjudicated)",
@@ -93,7 +93,7 @@ def _wilson(k:int, n:int, z:float=1.959964)->tuple:
     if n == 0: return float("nan"), float("nan")
     p = k / n; d = 1 + z * z / n
     c, h = (p + z * z / (2 * n)) / d, z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+    return (0.0 if k == 0 else max(0.0, c - h)), (1.0 if k == n else min(1.0, c + h))
 
 def _rows(df:pd.DataFrame)->pd.DataFrame:
     "Long table: one row per (comparison, label) with `ok` (the label counts as agreeing / as over-credited)."
