@@ -161,7 +161,7 @@ def parse_markdown(text:str,            # a Markdown document
         lv.append(level); nm.append(name); st.append(min(body, len(t))); en.append(len(t))
     return MarkdownDoc(t, tuple(map(Heading, lv, nm, st, en)), tuple(blocks), profile)
 
-# %% ../nbs/02_scopes.ipynb #aac757ce
+# %% ../nbs/02_scopes.ipynb #0900ab98
 _LABEL = re.compile(r"^(?! {0,3}\d{1,9}[.)](?:[ \t]|$)) {0,3}(?:\*\*|__)?([^\W_][^:\n]*?)[ \t]*(?:\*\*|__)?[ \t]*:"
                     r"(?:\*\*|__)?(?:[ \t]+(.*)|[ \t]*)$", re.M)
 
@@ -188,7 +188,7 @@ def _style(t:str, m)->str:
 
 def _label_lines(t:str, found:list, want:set, profile:str)->list:
     "The label lines among `found` when the tree asks for `want`: asked-for ones, and others only when written like a label."
-    key = lambda m: re.sub(r"\d+", "N", norm_name(m[1], profile))
+    key = lambda m: norm_name(m[1], profile)
     asked = lambda m: norm_name(m[1], profile) in want
     styles = {_style(t, m) for m in found if asked(m)}
     opens = {}

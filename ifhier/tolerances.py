@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 # %% auto #0
 __all__ = ['PROFILES', 'LOOSE_TOLERANCES', 'Tolerance', 'content_variants', 'tolerance']
 
-# %% ../nbs/01a_tolerances.ipynb #9ba43c2e
+# %% ../nbs/01a_tolerances.ipynb #d204b9fe
 PROFILES = ("strict", "loose")
 
 class Tolerance(NamedTuple):
@@ -55,7 +55,7 @@ LOOSE_TOLERANCES = (
               "text the prompt asks to copy may be wrapped in bold or italics ('**Write a poem…**')", ("string.repeat_prompt",)),
     Tolerance("label-lines", "label", None,
               "where the tree names a labeled scope's labels, a label-shaped line it does not ask for is a label line only when "
-              "written like a label: not a turn of dialogue (a name that opens two or more lines, digits read as N), "
+              "written like a label: not a turn of dialogue (a name that opens two or more lines), "
               "not prose (at most 4 words), decorated like the asked-for labels"),
 )
 _TOL = {t.name: t for t in LOOSE_TOLERANCES}
