@@ -7,7 +7,7 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export PYTHONHASHSEED := 0
 OUT ?= out
 
-.PHONY: install run test test-browser lab sync-check nbtest pytest bench export clean
+.PHONY: install run test test-browser lab sync-check nbtest pytest bench export docs outputs clean
 
 $(STAMP): settings.ini setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,9 @@ test: install sync-check nbtest pytest test-browser
 sync-check: install
 	$(BIN)/python scripts/check_sync.py
 
+## every notebook's cells as tests; figures go to a temporary folder, so nothing tracked is rewritten
 nbtest: install
-	$(BIN)/nbdev_test --n_workers 2 --do_print --timing
+	fig=$$(mktemp -d) && IFHIER_FIGURES_DIR=$$fig $(BIN)/nbdev_test --n_workers 2 --do_print --timing; rc=$$?; rm -rf $$fig; exit $$rc
 
 pytest: install
 	$(BIN)/python -m pytest -q tests
@@ -40,6 +41,14 @@ test-browser: install
 ## the workbench: JupyterLab on 127.0.0.1 (token-protected), opened on nbs/analysis
 lab: install
 	PYTHONPATH=$(CURDIR) $(BIN)/jupyter lab --ip=127.0.0.1 --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/nbs/analysis
+
+## the documentation site (nbdev + smalldocs, offline): _docs/index.html and one page per notebook
+docs: install
+	$(BIN)/python scripts/docs.py --out _docs
+
+## re-execute the library notebooks and keep their example outputs (then nbdev_clean)
+outputs: install
+	$(BIN)/python scripts/nbtool.py outputs $$(find nbs -name '*.ipynb' -not -path 'nbs/analysis/*' | sort) && $(BIN)/nbdev_clean
 
 bench: install
 	$(BIN)/python scripts/bench.py

@@ -47,11 +47,13 @@ def explain_text(record:dict,       # a benchmark record (id, depth, prompt, tre
                  color:bool=False,  # ANSI colours (only on a TTY)
                  width:int=100,     # slice width
                  flat:bool=False,   # show the flat checker's verdicts too
+                 profile:str="strict",  # the checker profile: one of `PROFILES`
                 )->str:
-    "The whole walk of `response` against `record`'s tree as text."
-    nodes = walk(record["tree"], response or "")
+    "The whole walk of `response` against `record`'s tree as text, under checker profile `profile`."
+    nodes = walk(record["tree"], response or "", profile=profile)
     vs = [v for n in nodes for v in n.verdicts]
-    head = f"{record['id']} (depth {record.get('depth', '?')}), sample {sample}: {sum(v.passed for v in vs)}/{len(vs)} constraints pass"
+    pf = "" if profile == "strict" else f" ({profile} profile)"
+    head = f"{record['id']} (depth {record.get('depth', '?')}), sample {sample}{pf}: {sum(v.passed for v in vs)}/{len(vs)} constraints pass"
     return "\n".join([head] + [l for n in nodes for l in node_lines(n, color, width, flat)])
 
 # %% ../nbs/widgets/81_explain.ipynb #c2e41cad
@@ -72,5 +74,6 @@ def cli_explain(args)->int:
     if args.prompt_id not in recs: raise InputError(f"no prompt {args.prompt_id!r} in {bench}")
     p = Path(args.responses); p = p / "responses.jsonl" if p.is_dir() else p
     answer = find_answer(load_responses(p), args.prompt_id, args.sample)
-    print(explain_text(recs[args.prompt_id], answer, args.sample, color=sys.stdout.isatty(), flat=args.flat))
+    print(explain_text(recs[args.prompt_id], answer, args.sample, color=sys.stdout.isatty(), flat=args.flat,
+                       profile="loose" if getattr(args, "loose", False) else "strict"))
     return 0

@@ -4,15 +4,16 @@
 
 # %% ../nbs/01_registry.ipynb #ff8e14e5
 from __future__ import annotations
-import dataclasses, inspect, re
+import dataclasses, importlib, inspect, re, threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 from .io import InputError
 
 # %% auto #0
-__all__ = ['RELATIONS', 'PLACES', 'SCOPE_KINDS', 'LEVELS', 'REGISTRY', 'ALIASES', 'compare', 'Check', 'ok', 'bad', 'counted',
-           'count_check', 'agree', 'ParamError', 'scoped', 'place_of', 'Param', 'IntParam', 'ChoiceParam', 'RelParam',
-           'TextParam', 'TextListParam', 'IntListParam', 'ConstraintType', 'constraint', 'get_type', 'conflicts_of']
+__all__ = ['RELATIONS', 'PLACES', 'SCOPE_KINDS', 'LEVELS', 'REGISTRY', 'ALIASES', 'HOOKS', 'compare', 'Check', 'ok', 'bad',
+           'counted', 'count_check', 'agree', 'ParamError', 'scoped', 'place_of', 'Param', 'IntParam', 'ChoiceParam',
+           'RelParam', 'TextParam', 'TextListParam', 'IntListParam', 'ConstraintType', 'Registry', 'constraint',
+           'get_type', 'conflicts_of']
 
 # %% ../nbs/01_registry.ipynb #692bb22b
 RELATIONS = ("exactly", "at least", "at most", "less than", "more than")
@@ -211,14 +212,54 @@ class ConstraintType:
         try: return self.check(scope, **params)
         except Exception as e: return bad(f"checker error: {type(e).__name__}: {e}")
 
+# %% ../nbs/01_registry.ipynb #cc16d54d
+def _declaring_modules()->tuple:
+    "The modules that declare constraint types, as the package's face lists them (`ifhier.CONSTRAINT_MODULES`)."
+    return tuple(getattr(importlib.import_module("ifhier"), "CONSTRAINT_MODULES", ()))
+
+class Registry(dict):
+    "Constraint types by id; the modules that declare them are imported once, on the first lookup."
+    def __init__(self):
+        super().__init__()
+        self._state, self._lock = None, threading.RLock()
+    def load(self)->"Registry":
+        "Import every declaring module (once, thread-safe; a lookup made while they load sees what is there so far)."
+        if self._state == "loaded": return self
+        with self._lock:
+            if self._state is None:
+                self._state = "loading"
+                try:
+                    for m in _declaring_modules(): importlib.import_module(m)
+                    self._state = "loaded"
+                except BaseException: self._state = None; raise
+        return self
+    def __getitem__(self, k): return super(Registry, self.load()).__getitem__(k)
+    def __contains__(self, k): return super(Registry, self.load()).__contains__(k)
+    def __iter__(self): return super(Registry, self.load()).__iter__()
+    def __len__(self): return super(Registry, self.load()).__len__()
+    def get(self, k, default=None): return super(Registry, self.load()).get(k, default)
+    def keys(self): return super(Registry, self.load()).keys()
+    def values(self): return super(Registry, self.load()).values()
+    def items(self): return super(Registry, self.load()).items()
+
 # %% ../nbs/01_registry.ipynb #9a9925aa
-REGISTRY: dict[str, ConstraintType] = {}
+REGISTRY: dict[str, ConstraintType] = Registry()
 ALIASES: dict[str, str] = {}
+HOOKS = ("derived", "feasible", "root_only", "witness", "mutate")
 _FIELD = re.compile(r"{(\w+)[^}]*}")
 
 def _same_declaration(a:ConstraintType, b:ConstraintType)->bool:
     "Re-running a declaration (a notebook cell, a reloaded module) replaces it; a second one is an error."
     return a.check.__qualname__ == b.check.__qualname__ and a.check.__name__ == b.check.__name__
+
+def _check_hooks(cid:str, hooks:dict):
+    "Reject a hook name outside `HOOKS` (a misspelt hook would otherwise be ignored silently)."
+    for h in hooks:
+        if h not in HOOKS:
+            import difflib
+            close = difflib.get_close_matches(h, HOOKS, n=1)
+            raise ValueError(f"{cid}: unknown hook {h!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+                             + f" (hooks: {', '.join(HOOKS)})")
 
 def _check_declaration(ct:ConstraintType):
     if ct.id in REGISTRY and not _same_declaration(REGISTRY[ct.id], ct): raise ValueError(f"duplicate constraint id {ct.id!r}")
@@ -243,8 +284,9 @@ def constraint(id:str,               # `scope.name` id, never renamed once in da
                description:str="",          # the one-line definition
                witness:Callable|None=None,  # `witness(spec, **params)`: narrow the scope's `LeafSpec` / `BoxSpec`
                mutate:Callable|None=None,   # `mutate(text | Real, **params)`: break it; returns the needle
-               **hooks):                    # other per-type hooks (derived, feasible, root_only, ...)
+               **hooks):                    # other per-type hooks, each one of `HOOKS` (derived, feasible, root_only)
     "Decorator that declares and registers a constraint type around its checker."
+    _check_hooks(id, hooks)
     def deco(fn):
         ct = ConstraintType(id, level, frozenset(scopes), dict(params or {}), fn, tuple(templates),
                             frozenset(conflicts), list(examples or []), tuple(aliases), opens,
@@ -259,6 +301,7 @@ def constraint(id:str,               # `scope.name` id, never renamed once in da
 # %% ../nbs/01_registry.ipynb #18131b7c
 def get_type(cid:str)->ConstraintType:
     "The declaration for `cid` (an id or an alias), or a `KeyError` listing close ids."
+    REGISTRY.load()                  # aliases are registered with their types
     cid = ALIASES.get(cid, cid)
     if cid not in REGISTRY:
         import difflib

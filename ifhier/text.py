@@ -11,7 +11,8 @@ from types import ModuleType
 # %% auto #0
 __all__ = ['count_words', 'punkt_tokenizer', 'split_sentences', 'count_sentences', 'word_tokens', 'capital_words',
            'detect_language', 'split_paragraphs_blank', 'split_paragraphs_stars', 'bullet_lines', 'highlights',
-           'placeholders', 'count_letter', 'count_keyword', 'count_substring_ci']
+           'placeholders', 'count_letter', 'count_keyword', 'count_substring_ci', 'squash', 'occurrences',
+           'substring_occurrences', 'quote_join']
 
 # %% ../nbs/00_text.ipynb #6b130c82
 _WORD = re.compile(r"\w+")
@@ -217,3 +218,31 @@ def count_substring_ci(text:str,  # any text
                       )->int:     # non-overlapping case-insensitive matches
     "Case-insensitive occurrences of `sub` anywhere in `text` (no word boundaries)."
     return len(_literal(sub, False).findall(text)) if sub else 0
+
+# %% ../nbs/00_text.ipynb #e70fac0e
+_WS = re.compile(r"\s+")
+
+def squash(s:str,  # any text
+          )->str:  # `s` stripped, each whitespace run replaced by one space
+    "`s` with its edges stripped and every whitespace run read as a single space."
+    return _WS.sub(" ", s).strip()
+
+def occurrences(text:str,    # the scope's text
+                phrase:str,  # a keyword or multi-word phrase, taken literally
+               )->int:       # whole-word, case-insensitive, whitespace-insensitive matches
+    "How often `phrase` occurs in `text` as whole words (`count_keyword` over squashed text)."
+    return count_keyword(squash(text), squash(phrase))
+
+def substring_occurrences(text:str,    # the scope's text
+                          phrase:str,  # a keyword or phrase, taken literally
+                         )->int:       # case-insensitive, whitespace-insensitive substring matches
+    "How often `phrase` occurs in `text` anywhere, inside words too (the inventory's `contains`/`not_contains`)."
+    return count_substring_ci(squash(text), squash(phrase))
+
+def quote_join(items:list,     # strings to list
+               conj:str="and", # word before the last item
+               q:str='"',      # quote mark
+              )->str:
+    "`items` quoted and joined for prose: `\"a\", \"b\" and \"c\"`."
+    qs = [f"{q}{x}{q}" for x in items]
+    return qs[0] if len(qs) == 1 else ", ".join(qs[:-1]) + f" {conj} " + qs[-1]

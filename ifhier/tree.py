@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy, json
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
-from .registry import REGISTRY, SCOPE_KINDS, ParamError, get_type
+from .registry import SCOPE_KINDS, ParamError, get_type
 from .scopes import norm_name
 from .reach import VIA_KINDS
 from .io import InputError
@@ -96,8 +96,7 @@ def depth(tree:ConstraintNode,  # the root
 
 # %% ../nbs/03_tree.ipynb #e6329878
 def _type(cid:str):
-    "The declaration of `cid`; an empty registry means the checker families were never imported."
-    if not REGISTRY: raise KeyError(f"unknown constraint type {cid!r}: no type is registered yet (import ifhier.catalog)")
+    "The declaration of `cid` (the registry loads the checker families on its first lookup)."
     return get_type(cid)
 
 def _opened(node:ConstraintNode)->set:

@@ -12,7 +12,7 @@ from .report.score import load_run, resolve_rows
 from .run.rundir import is_answer
 from .scopes import scope_text
 from .tree import ConstraintNode, iter_nodes
-from .check import Verdict, check, check_flat, scope_spans
+from .verdicts import Verdict, check, check_flat, scope_spans
 from .bench.render import constraint_wordings
 
 # %% auto #0
@@ -38,13 +38,13 @@ class NodeView:
 
 def walk(tree:ConstraintNode|dict|str,  # the constraint tree
          response,                      # the answer
-         strict_json:bool=False,        # forbid a code fence around JSON
+         bare_json:bool=False,          # no code fence around JSON
          profile:str="strict",          # the checker profile: "strict" or "loose"
         )->list[NodeView]:              # depth-first
     "Every node of `tree` with its slice of `response` and its hierarchical and flat verdicts."
     t = tree if isinstance(tree, ConstraintNode) else ConstraintNode.from_json(tree, validate=False)
-    spans = scope_spans(t, response, profile, strict_json)
-    hier, flat = check(t, response, strict_json, profile), check_flat(t, response, strict_json)
+    spans = scope_spans(t, response, profile, bare_json)
+    hier, flat = check(t, response, bare_json, profile), check_flat(t, response, bare_json)
     by = lambda vs, p: [v for v in vs if v.node_path == p]
     return [NodeView(v.path, v.alias, v.depth, v.node.kind, spans.get(v.path), span_text(response, spans.get(v.path)),
                      by(hier, v.path), by(flat, v.path)) for v in iter_nodes(t)]

@@ -8,6 +8,7 @@ import html
 import ipywidgets as W
 from fastcore.basics import patch
 from .tree import ConstraintNode, iter_nodes
+from .verdicts import PROFILES, check_profile
 from .walk import NodeView, walk, highlight_html, locate_sentence, run_answers, pick_prompts
 
 # %% auto #0
@@ -53,16 +54,18 @@ def prompt_html(prompt:str,      # the rendered prompt
 # %% ../nbs/widgets/82_stepper.ipynb #10875c4b
 class TreeStepper:
     "Step through the nodes of `record`'s tree for `response`: slice, verdicts, prompt sentence."
-    def __init__(self, record:dict, response:str, flat:bool=False):
+    def __init__(self, record:dict, response:str, flat:bool=False, profile:str="strict"):
         self.prev, self.next = W.Button(description="◀ Previous"), W.Button(description="Next ▶")
         self.picker, self.flat = W.Dropdown(description="node", layout=W.Layout(width="520px")), W.ToggleButton(value=flat, description="flat verdicts")
+        self.profile = W.ToggleButtons(options=PROFILES, value=check_profile(profile), description="profile")
         self.head, self.tree, self.verdicts, self.prompt, self.answer = (W.HTML() for _ in range(5))
-        for w, c in [(self.prev, "prev"), (self.next, "next"), (self.picker, "picker"), (self.flat, "flat"), (self.head, "node"),
+        for w, c in [(self.prev, "prev"), (self.next, "next"), (self.picker, "picker"), (self.flat, "flat"), (self.profile, "profile"), (self.head, "node"),
                      (self.verdicts, "verdict-pane"), (self.answer, "answer"), (self.prompt, "prompt")]: w.add_class(f"ifhier-{c}")
         self.prev.on_click(lambda _: self.go(self.index - 1)); self.next.on_click(lambda _: self.go(self.index + 1))
         self.picker.observe(lambda ch: self.go(ch["new"]), "value"); self.flat.observe(lambda _: self.show(), "value")
+        self.profile.observe(lambda _: self.load(self.record, self.response, keep=True), "value")
         self.extra = W.HBox([])
-        self.box = W.VBox([self.extra, W.HBox([self.prev, self.next, self.picker, self.flat]), self.head, self.verdicts,
+        self.box = W.VBox([self.extra, W.HBox([self.prev, self.next, self.picker, self.flat, self.profile]), self.head, self.verdicts,
                            W.HBox([W.VBox([W.HTML("<b>answer</b>"), self.answer], layout=W.Layout(width="50%")),
                                    W.VBox([W.HTML("<b>prompt</b>"), self.prompt, W.HTML("<b>tree</b>"), self.tree], layout=W.Layout(width="50%"))])])
         self.box.add_class("ifhier-stepper")
@@ -71,11 +74,13 @@ class TreeStepper:
 
 # %% ../nbs/widgets/82_stepper.ipynb #1c004ec0
 @patch
-def load(self:TreeStepper, record:dict, response:str):
-    "Walk `response` through `record`'s tree and show its root."
-    self.record, self.response, self.nodes, self.index = record, response or "", walk(record["tree"], response or ""), -1
+def load(self:TreeStepper, record:dict, response:str, keep:bool=False):
+    "Walk `response` through `record`'s tree under the chosen profile; show its root (or, with `keep`, the same node)."
+    at = self.index if keep else 0
+    self.record, self.response, self.index = record, response or "", -1
+    self.nodes = walk(record["tree"], self.response, profile=self.profile.value)
     self.picker.options = [(f"{n.path}  ({n.alias})", i) for i, n in enumerate(self.nodes)]
-    self.go(0)
+    self.go(at)
 
 @patch
 def go(self:TreeStepper, i:int):

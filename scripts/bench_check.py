@@ -6,7 +6,7 @@ after a warm-up; the figure is answers checked per second of wall time, pinned t
 import json, os, time
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-from ifhier.check import check, check_flat      # noqa: E402
+from ifhier.verdicts import check, check_flat      # noqa: E402
 from ifhier.tree import ConstraintNode, depth   # noqa: E402
 
 REPEAT = 300

@@ -5,7 +5,7 @@ three contrast schemes and the ranking task-bootstrap at the spec's default of 1
 synthetic (`ifhier.wise.panel.simulate_graded`); only the timing is reported."""
 import argparse, time
 from ifhier.wise.panel import simulate_graded
-from ifhier.wise.analyze import analyze
+from ifhier.wise.audit import analyze
 
 FORMS = ("POS", "NEG", "NEVER", "AVOID1", "AVOID2", "CNEG")
 TARGET_SECONDS = 10.0

@@ -29,4 +29,11 @@ with tempfile.TemporaryDirectory() as tmp:
         print("Out of sync: nbdev_export / nbdev_clean would change:", *bad[:20], sep="\n  ")
         print("Run `make export` and commit the notebooks together with ifhier/.")
         sys.exit(1)
-print("notebooks and ifhier/ are in sync and clean")
+index = root / "nbs" / "index.ipynb"
+if index.exists():  # the README is generated from the index notebook (scripts/readme.py), as nbdev_readme would
+    sys.path.insert(0, str(root / "scripts"))
+    from readme import readme_text
+    if (root / "README.md").read_text() != readme_text(index):
+        print("README.md is not what nbs/index.ipynb gives: edit nbs/index.ipynb, then run `python scripts/readme.py`")
+        sys.exit(1)
+print("notebooks and ifhier/ are in sync and clean" + (", README.md matches nbs/index.ipynb" if index.exists() else ""))

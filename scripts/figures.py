@@ -12,7 +12,7 @@ from ifhier.report.tables import load_runs
 from ifhier.report.write import group_tables
 from ifhier.wise.build import build_prompts, grade
 from ifhier.wise.demo import demo_answers
-from ifhier.wise.analyze import analyze
+from ifhier.wise.audit import analyze
 from ifhier.wise.paper import per_model_long, pos_worst_gaps
 from ifhier import figures as F
 

@@ -94,7 +94,7 @@ def main(out: Path, reps: int):
     done(t)
 
     t = step("9. wording audit of one IFHierBench constraint type (synthetic panel with a planted effect)")
-    cli("wise", "demo", "--constraint", "markdown.has_heading", "--depth", 2, "--out", out / "wording")
+    cli("wise", "demo", "--constraint", "markdown.has_heading", "--depth", 2, "--reps", 2000, "--out", out / "wording")
     print(pd.read_csv(out / "wording/contrasts.csv").round(2).to_string(index=False))
     done(t)
 

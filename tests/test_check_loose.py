@@ -1,7 +1,7 @@
 "The loose profile: each tolerance accepts its wrapping and still rejects a real violation next to it; loose >= strict."
 import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
-from ifhier.check import check
+from ifhier.verdicts import check
 from ifhier.tolerances import LOOSE_TOLERANCES
 from ifhier.io import read_jsonl, data_path
 from ifhier.tree import ConstraintNode

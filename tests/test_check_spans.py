@@ -1,7 +1,7 @@
 "Scope spans: `response[start:end]` is the region each node's constraints saw, on every scope kind, CRLF and non-ASCII answers."
 import json
 import pytest
-from ifhier.check import check, scope_spans
+from ifhier.verdicts import check, scope_spans
 
 def _s(kind, via=None, cons=(), kids=()):
     return {"kind": kind, "via": via, "constraints": [{"id": c, "params": p} for c, p in cons], "children": list(kids)}

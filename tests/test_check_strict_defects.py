@@ -1,5 +1,5 @@
 "Regressions for the strict profile's defects (each failed on the checker before the fix)."
-from ifhier.check import check
+from ifhier.verdicts import check
 from ifhier.scopes import parse_scope, parse_labeled, parse_markdown, parse_list, parse_json
 from ifhier.code import find_comment
 from ifhier.registry import get_type

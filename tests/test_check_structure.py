@@ -1,7 +1,7 @@
 """Each of the 10 structure types passing and failing at the root and at nested scopes, through `check`."""
 import json
 import pytest
-from ifhier.check import check
+from ifhier.verdicts import check
 from ifhier.registry import REGISTRY
 
 # (id, kind, params, passing scope, failing scope, substring of the failing reason)
@@ -63,7 +63,7 @@ def test_nested_under_labels_and_fenced_json():
                              kids=[_node("array", "array.length", {"rel": "exactly", "n": 2}, {"key": "k"})])])
     ok = 'Intro: hi\nData:\n```json\n{"k": "- a\\n- b"}\n```'
     assert [v.verdict for v in check(tree, ok)] == ["pass"] * 3
-    assert [v.verdict for v in check(tree, ok, strict_json=True)] == ["pass", "unreachable", "unreachable"]
+    assert [v.verdict for v in check(tree, ok, bare_json=True)] == ["pass", "unreachable", "unreachable"]
     got = check(tree, 'Data: {"k": "just words"}')
     assert got[-1].verdict == "unreachable" and got[-1].reason == "value of 'k' is not an array (found a string with no list items)"
 

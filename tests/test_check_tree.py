@@ -3,7 +3,7 @@ import json
 from pathlib import Path
 import pandas as pd
 import pytest
-from ifhier.check import check, check_flat, verdicts_df, prompt_accuracy, instruction_accuracy, Verdict, VERDICTS
+from ifhier.verdicts import check, check_flat, verdicts_df, prompt_accuracy, instruction_accuracy, Verdict, VERDICTS
 from ifhier.registry import ParamError
 from ifhier.tree import ConstraintNode, iter_nodes, depth, validate_tree, alias_of
 

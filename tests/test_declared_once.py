@@ -5,7 +5,7 @@ import pytest
 from ifhier import catalog
 from ifhier.answer import INF, need_phrase, phrase_pattern
 from ifhier.registry import REGISTRY, ALIASES, Check, constraint, conflicts_of
-from ifhier.checkers.keywords import occurrences
+from ifhier.text import occurrences
 from ifhier.bench.sampler import load_tasks, sample_tree, content_types
 from ifhier.bench.render import render_prompt
 from ifhier.bench.witness import witness_verdicts, node_ok

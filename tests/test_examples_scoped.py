@@ -7,7 +7,7 @@ import json
 import pytest
 from ifhier.catalog import catalog_df
 from ifhier.registry import REGISTRY
-from ifhier.check import check
+from ifhier.verdicts import check
 
 CASES = [(cid, i) for cid, ct in sorted(REGISTRY.items()) for i in range(len(ct.examples))]
 

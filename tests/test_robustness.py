@@ -14,7 +14,7 @@ if CATALOG: import ifhier.catalog  # noqa: F401  registers all 35 types
 else: import ifhier.checkers.structure  # noqa: F401
 from ifhier.registry import REGISTRY, Check, SCOPE_KINDS
 from ifhier.scopes import parse_scope
-from ifhier.check import check, check_flat, VERDICTS
+from ifhier.verdicts import check, check_flat, VERDICTS
 from ifhier.tree import ConstraintNode
 
 SETTINGS = settings(max_examples=100, deadline=None, derandomize=True, database=None,

@@ -36,7 +36,7 @@ def test_graded_compliance_tracks_the_simulated_probability(graded):
     assert abs(graded.compliant.mean() - want) < 0.02
 
 def test_full_pipeline_feeds_every_statistic(graded):
-    from ifhier.wise.analyze import analyze
+    from ifhier.wise.audit import analyze
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = analyze(by_panel(graded), reps=300, seed=1)

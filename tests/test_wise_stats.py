@@ -15,7 +15,7 @@ from ifhier.stats import (holm_adjust, kendall_tau_b, reversal_pct, pair_counts,
                           bootstrap_pvalue, percentile_ci, top_k_jaccard, max_rank_shift)
 from ifhier.wise.panel import Panel, simulate_graded, validate_graded, make_panel, summary_table, WiseError
 from ifhier.wise.boot import form_draws, contrasts, ranking, stream, SCHEMES
-from ifhier.wise.analyze import analyze, OUTPUT_COLUMNS
+from ifhier.wise.audit import analyze, OUTPUT_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -279,7 +279,7 @@ def test_graded_csv_from_grader_roundtrip(tmp_path):
     import ifhier.wise.demo as demo
     g = demo.demo_graded(n_items=6, repeats=2)
     g.to_csv(tmp_path / "g.csv", index=False)
-    from ifhier.wise.analyze import analyze_files
+    from ifhier.wise.audit import analyze_files
     paths = analyze_files(tmp_path / "g.csv", tmp_path / "out", reps=200)
     for k, p in paths.items(): assert list(pd.read_csv(p).columns) == OUTPUT_COLUMNS[k]
     summ = pd.read_csv(paths["summary"])

@@ -7,10 +7,9 @@ from __future__ import annotations
 import math
 import numpy as np
 from dataclasses import dataclass, field
-from .. import catalog as _catalog  # registers the 35 types
 from ..registry import REGISTRY, get_type
 from ..text import count_words, count_sentences, count_letter, capital_words, punkt_tokenizer
-from ..checkers.keywords import occurrences
+from ..text import occurrences
 from ..answer import INF, LeafSpec, WitnessError, caps_count
 
 # %% auto #0

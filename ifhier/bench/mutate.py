@@ -6,10 +6,9 @@
 from __future__ import annotations
 import copy, json
 import pandas as pd
-from .. import catalog as _catalog  # registers the 35 types
 from ..registry import REGISTRY, get_type
 from ..tree import ConstraintNode, iter_nodes
-from ..check import check
+from ..verdicts import check
 from ..answer import Real, to_text
 from .witness import Ctx, realise, witness_response
 

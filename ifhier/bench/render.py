@@ -6,7 +6,6 @@
 from __future__ import annotations
 import re
 import numpy as np
-from .. import catalog as _catalog  # registers the 35 types
 from ..registry import get_type
 from ..tree import ConstraintNode, iter_nodes
 

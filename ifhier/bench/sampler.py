@@ -11,7 +11,6 @@ from typing import Callable
 import numpy as np
 import yaml
 from ..io import InputError, read_jsonl, data_path
-from .. import catalog as _catalog  # registers the 35 types
 from ..registry import REGISTRY, ParamError, get_type, conflicts_of, place_of
 from ..tree import ConstraintNode, validate_tree
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json, zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from .. import catalog as _catalog  # registers the 35 types
 from ..registry import get_type
 from ..tree import ConstraintNode, path_step
 from ..scopes import parse_markdown, parse_labeled, norm_name
-from ..check import check
+from ..verdicts import check
 from ..answer import INF, BoxSpec, Real, WitnessError, meet, rel_interval, to_text, to_value
 from .leaves import solve_leaf, Filler
 
@@ -133,7 +132,7 @@ def witness_response(tree:ConstraintNode|dict,  # the prompt's constraint tree
 
 # %% ../../nbs/bench/32b_witness.ipynb #6f83a5c0
 def witness_verdicts(tree:ConstraintNode|dict, seed:int=0)->tuple[str, list]:
-    "The witness answer for `tree` and its verdicts under `ifhier.check.check`."
+    "The witness answer for `tree` and its verdicts under `ifhier.verdicts.check`."
     tree = tree if isinstance(tree, ConstraintNode) else ConstraintNode.from_json(tree)
     resp = witness_response(tree, seed)
     return resp, check(tree, resp)

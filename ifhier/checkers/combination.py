@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from ..registry import Check, counted, ok, bad, constraint, TextParam, TextListParam
-from .keywords import squash, quote_join
+from ..text import squash, quote_join
 
 # %% auto #0
 __all__ = ['CONTENT_TYPES', 'ValueSetParam', 'value_in_set', 'constrained_response', 'two_responses', 'PromptParam',

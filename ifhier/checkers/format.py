@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from ..registry import Check, counted, ok, bad, constraint, IntParam, TextParam, scoped
 from ..text import bullet_lines, highlights, placeholders, count_sentences
-from .keywords import squash
+from ..text import squash
 from ..scopes import strip_code
 
 # %% auto #0

@@ -8,41 +8,14 @@ import re, string
 from dataclasses import dataclass
 from ..registry import (counted, agree, Check, ok, bad, compare, constraint, Param, ParamError, TextParam, scoped,
                              TextListParam, RELATIONS)
-from ..text import count_keyword, count_letter, count_substring_ci
+from ..text import count_letter, squash, occurrences, substring_occurrences, quote_join
 from ..answer import INF, rel_interval, meet, need_phrase, need_more, insert_mid, phrase_pattern
 
 # %% auto #0
-__all__ = ['squash', 'occurrences', 'substring_occurrences', 'quote_join', 'times', 'frequency', 'contains', 'not_contains',
-           'starts_with', 'end_checker', 'FreqSpecParam', 'keyword_frequency', 'letter_frequency']
+__all__ = ['times', 'frequency', 'contains', 'not_contains', 'starts_with', 'end_checker', 'FreqSpecParam', 'keyword_frequency',
+           'letter_frequency']
 
-# %% ../../nbs/checkers/11_keywords.ipynb #31337edf
-_WS = re.compile(r"\s+")
-
-def squash(s:str,  # any text
-          )->str:  # `s` stripped, each whitespace run replaced by one space
-    "`s` with its edges stripped and every whitespace run read as a single space."
-    return _WS.sub(" ", s).strip()
-
-def occurrences(text:str,    # the scope's text
-                phrase:str,  # a keyword or multi-word phrase, taken literally
-               )->int:       # whole-word, case-insensitive, whitespace-insensitive matches
-    "How often `phrase` occurs in `text` as whole words (`count_keyword` over squashed text)."
-    return count_keyword(squash(text), squash(phrase))
-
-def substring_occurrences(text:str,    # the scope's text
-                          phrase:str,  # a keyword or phrase, taken literally
-                         )->int:       # case-insensitive, whitespace-insensitive substring matches
-    "How often `phrase` occurs in `text` anywhere, inside words too (the inventory's `contains`/`not_contains`)."
-    return count_substring_ci(squash(text), squash(phrase))
-
-def quote_join(items:list,     # strings to list
-               conj:str="and", # word before the last item
-               q:str='"',      # quote mark
-              )->str:
-    "`items` quoted and joined for prose: `\"a\", \"b\" and \"c\"`."
-    qs = [f"{q}{x}{q}" for x in items]
-    return qs[0] if len(qs) == 1 else ", ".join(qs[:-1]) + f" {conj} " + qs[-1]
-
+# %% ../../nbs/checkers/11_keywords.ipynb #dc7c8e8c
 def times(n:int)->str:
     "`n` as a frequency: once, twice, 3 times."
     return {1: "once", 2: "twice"}.get(n, f"{n} times")

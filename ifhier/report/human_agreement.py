@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from ..io import InputError, data_path, read_jsonl
 from ..tree import ConstraintNode
-from ..check import check
+from ..verdicts import check
 from ..stats import bootstrap_ci
 
 # %% auto #0

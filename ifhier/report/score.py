@@ -8,7 +8,7 @@ import json, sys
 from pathlib import Path
 import pandas as pd
 from ..tree import ConstraintNode, iter_nodes
-from ..check import check, prompt_accuracy, instruction_accuracy
+from ..verdicts import check, prompt_accuracy, instruction_accuracy
 from ..io import InputError, MissingFileError, read_jsonl, write_jsonl, data_path
 from ..bench.build import load_bench
 from ..run.rundir import is_answer, supersedes

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import numpy as np
 import pandas as pd
-from ..check import check_flat
+from ..verdicts import check_flat
 from ..tree import ConstraintNode
 from ..stats import percentile_ci, resample_counts
 from .score import resolve_rows, NO_ANSWER

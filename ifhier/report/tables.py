@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from ..io import data_path
-from ..check import check_flat
+from ..verdicts import PROFILES, check_flat
 from ..registry import REGISTRY
 from ..tree import ConstraintNode, iter_nodes
 from ..stats import bootstrap_ci
@@ -42,13 +42,14 @@ class Run:
 def load_runs(paths:list,                # run directories (or responses.jsonl files)
               bench:list,                # benchmark records
               answered_only:bool=False,  # leave missing answers out instead of failing them
+              profiles:tuple=("strict",),  # checker profiles to score under (`PROFILES` for both)
              )->list[Run]:
-    "Read and score every run in `paths`; names are the model names, made unique with the folder name."
+    "Read and score every run in `paths` under `profiles`; names are the model names, made unique with the folder name."
     runs, seen = [], {}
     for p in paths:
         rows, man = load_run(p)
         model = man.get("model") or next((r.get("model") for r in rows if r.get("model")), None) or Path(p).name
-        df, cov = score_run(bench, rows, man, answered_only)
+        df, cov = score_run(bench, rows, man, answered_only, profiles=profiles)
         runs.append(Run(str(model), str(p), man, rows, df, cov, is_synthetic(man, model)))
         seen[str(model)] = seen.get(str(model), 0) + 1
     for r in runs:
@@ -61,9 +62,12 @@ def node_table(bench:list)->pd.DataFrame:
     return pd.DataFrame([dict(prompt_id=r["id"], node_path=v.path, node_depth=v.depth, is_leaf=not v.node.children)
                          for r in bench for v in iter_nodes(ConstraintNode.from_json(r["tree"], validate=False))])
 
-def all_scores(runs:list, bench:list)->pd.DataFrame:
-    "The score tables of `runs` stacked, with `run`, `synthetic`, `node_depth`, `is_leaf`, `passed` columns."
+def all_scores(runs:list, bench:list,
+               profile:str="strict",  # the checker profile whose rows to keep (one of `PROFILES`)
+              )->pd.DataFrame:
+    "The score tables of `runs` under `profile`, stacked, with `run`, `synthetic`, `node_depth`, `is_leaf`, `passed` columns."
     df = pd.concat([r.scores for r in runs], ignore_index=True)
+    df = df[df["profile"].eq(profile)] if "profile" in df else df
     df = df.merge(node_table(bench), on=["prompt_id", "node_path"], how="left")
     return df.assign(depth=df["depth"].astype(str), passed=df["verdict"].eq("pass"))
 
@@ -125,13 +129,15 @@ DEPTH_COLS = ["overall", "0", "1", "2", "3"]
 LEVEL_NAMES = {"prompt": "Prompt-level", "instruction": "Instruction-level"}
 
 def table2(acc:pd.DataFrame, ci:bool=True)->pd.DataFrame:
-    "Table 2 layout of `acc` (`accuracy_ci`): one row per run, columns `<level> <depth>` as formatted strings."
+    "Table 2 layout of `acc` (`accuracy_ci`): one row per run (per run and profile, profiles side by side, when `acc` has a `profile` column)."
     cell = acc.assign(cell=[fmt_ci(e, l if ci else None, h) for e, l, h in zip(acc.estimate, acc.ci_low, acc.ci_high)])
-    w = cell.pivot(index="run", columns=["level", "depth"], values="cell")
+    by = ["run", "profile"] if "profile" in acc else ["run"]
+    w = cell.pivot(index=by, columns=["level", "depth"], values="cell")
     cols = [(lv, d) for lv in LEVEL_NAMES for d in DEPTH_COLS if (lv, d) in w.columns]
-    w = w[cols].reindex(list(dict.fromkeys(acc.run)))
+    rows = [(r, pf) for r in dict.fromkeys(acc.run) for pf in PROFILES if (r, pf) in w.index] if len(by) > 1 else list(dict.fromkeys(acc.run))
+    w = w[cols].reindex(rows)
     w.columns = [f"{LEVEL_NAMES[lv]} {'Overall' if d == 'overall' else 'd=' + d}" for lv, d in cols]
-    return w.rename_axis("Model").reset_index()
+    return w.rename_axis(["Model", "Profile"][:len(by)]).reset_index()
 
 def table3(rates:pd.DataFrame, pooled:pd.DataFrame, types:list, ci:bool=True,
            pooled_label:str="Pooled pass (%)")->pd.DataFrame:

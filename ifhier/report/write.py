@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from ..io import InputError, data_path
 from ..bench.build import load_bench
+from ..verdicts import PROFILES
 from .score import coverage_line
 from .tables import (load_runs, all_scores, accuracy_ci, type_pass_rates, hardest_types, table2, table3,
                                   md_table, fmt_ci, paper_table2, paper_table3)
@@ -24,13 +25,16 @@ __all__ = ['GROUPS', 'group_tables', 'paper_signature', 'group_markdown', 'publi
 
 # %% ../../nbs/report/66_write.ipynb #b5f0c351
 def group_tables(runs:list, bench:list, n_boot:int=2000, seed:int=0)->dict:
-    "Every report frame for the runs `runs` (one group): acc, rates, pooled, hard, overcredit, leaf, leaf_reach, signature, order, reasoning."
+    "Every report frame for the runs `runs` (one group): acc (strict), acc_profiles (every profile scored), rates, pooled, hard, overcredit, leaf, leaf_reach, signature, order, reasoning."
     sc = all_scores(runs, bench)
     acc = accuracy_ci(sc, n_boot, seed)
+    scored = [pf for pf in PROFILES if pf == "strict" or any((r.scores["profile"] == pf).any() for r in runs)]
+    accs = pd.concat([acc.assign(profile="strict")] + [accuracy_ci(all_scores(runs, bench, pf), n_boot, seed).assign(profile=pf)
+                                                       for pf in scored if pf != "strict"], ignore_index=True)
     pooled = type_pass_rates(sc, n_boot, seed, pooled=True)
     leaf = leaf_accuracy(sc, n_boot, seed)
     order = reasoning_order(runs, bench)
-    return dict(scores=sc, acc=acc, rates=type_pass_rates(sc, n_boot, seed), pooled=pooled, hard=hardest_types(pooled),
+    return dict(scores=sc, acc=acc, acc_profiles=accs, rates=type_pass_rates(sc, n_boot, seed), pooled=pooled, hard=hardest_types(pooled),
                 overcredit=overcredit(paired_scores(sc, flat_scores(runs, bench)), n_boot, seed), leaf=leaf,
                 leaf_reach=leaf_accuracy(sc, n_boot, seed, reachable_only=True), signature=failure_signature(sc, acc, leaf),
                 order=order, reasoning=reasoning_summary(order, n_boot, seed))
@@ -63,12 +67,18 @@ def _signature_md(sig:pd.DataFrame)->str:
 def group_markdown(t:dict, title:str, slug:str, paper:bool=False)->list:
     "The Markdown lines of one group's section (tables `t` from `group_tables`; figures named by `slug`)."
     L = [f"## {title}", ""]
-    L += ["### Table 2 layout: strict accuracy (%) by constraint depth, 95% bootstrap CI over prompts", ""]
-    t2 = table2(t["acc"])
+    acc = t.get("acc_profiles", t["acc"])
+    pfs = " and ".join(dict.fromkeys(acc.get("profile", pd.Series(["strict"]))))
+    L += [f"### Table 2 layout: accuracy (%) by constraint depth under the {pfs} profile{'s, side by side' if ' and ' in pfs else ''}, "
+          "95% bootstrap CI over prompts", ""]
+    t2 = table2(acc)
     if paper:
-        t2 = pd.concat([t2, table2(paper_table2(), ci=False).assign(Model=lambda x: x.Model + " (published)")], ignore_index=True)
+        pub = paper_table2().assign(profile="strict") if "profile" in acc else paper_table2()
+        t2 = pd.concat([t2, table2(pub, ci=False).assign(Model=lambda x: x.Model + " (published)")], ignore_index=True)
         L += ["Rows marked **(published)** are the paper's Table 2, copied, not re-run; they have no intervals.", ""]
     ks = t["acc"].k_samples.max()
+    if " and " in pfs: L += ["**strict**: the paper's extraction rules; **loose**: the documented tolerances for chat wrapping "
+                             "(`ifhier.tolerances.LOOSE_TOLERANCES`), never accepting wrong content. Every other table is strict.", ""]
     L += [md_table(t2), "", f"Samples per prompt: {ks}" + (" (estimates are means over samples)" if ks > 1 else "") + ".",
           f"![accuracy by depth](figures/{slug}_accuracy_ci.png)", ""]
     L += [f"### Table 3 layout: the five hardest types, pooled across the runs of this group (pass %, 95% CI)", "",
@@ -138,11 +148,12 @@ def build_report(run_dirs:list,         # run directories
     "Write the report of `run_dirs` on `bench_path` into `out_dir`; returns every frame."
     if not run_dirs: raise InputError("give at least one run directory")
     bench, out = load_bench(bench_path), Path(out_dir)
-    runs = load_runs(run_dirs, bench, answered_only)
+    runs = load_runs(run_dirs, bench, answered_only, profiles=PROFILES)
     (out / "figures").mkdir(parents=True, exist_ok=True)
     sha = hashlib.sha256(Path(bench_path).read_bytes()).hexdigest()
     L = ["# IFHierBench report", "", f"Benchmark: `{Path(bench_path).name}` ({len(bench)} prompts, sha256 {sha[:12]}…). "
-         f"Intervals: {n_boot} percentile-bootstrap resamples of prompts, seed {seed}. Strict scoring; "
+         f"Intervals: {n_boot} percentile-bootstrap resamples of prompts, seed {seed}. Table 2 shows both checker profiles, "
+         "strict and loose; the other tables are strict; "
          + ("missing answers are left out (`--answered-only`)." if answered_only else "a missing answer fails every constraint (reason `no answer`)."), "",
          "| Run | kind | coverage |", "|---|---|---|"]
     L += [f"| {r.name} | {'offline answerer' if r.synthetic else 'model'} | {coverage_line(r.coverage)} |" for r in runs]
@@ -156,7 +167,7 @@ def build_report(run_dirs:list,         # run directories
         t = res[slug] = group_tables(g, bench, n_boot, seed)
         sec = group_markdown(t, title, slug, paper and not synth)
         L += [""] + ([l.replace("| Model |", "| Offline answerer (not a model) |", 1) for l in sec] if synth else sec)
-        for k, f in (("accuracy_by_depth", t["acc"]), ("type_pass_rates", t["rates"]), ("overcredit", t["overcredit"]),
+        for k, f in (("accuracy_by_depth", t["acc_profiles"]), ("type_pass_rates", t["rates"]), ("overcredit", t["overcredit"]),
                      ("failure_signature", t["signature"]), ("reasoning_order", t["order"]), ("reasoning_summary", t["reasoning"]),
                      ("hardest_types", pd.concat([t["pooled"], t["rates"]])[lambda x: x.constraint.isin(t["hard"])]),
                      ("leaf_accuracy", pd.concat([t["leaf"], t["leaf_reach"]]))):

@@ -7,15 +7,14 @@ from __future__ import annotations
 import json, warnings
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from inspect import signature
 from typing import Any, Sequence
 from ..io import InputError
 from ..tree import ConstraintNode
-from ..check import check
+from ..verdicts import check, check_profile
 
 # %% auto #0
-__all__ = ['END_TOKENS', 'THINK_OPEN', 'THINK_CLOSE', 'MODES', 'UNFINISHED', 'PROFILES', 'Answer', 'answer_text', 'record_tree',
-           'reward', 'score_chunk', 'reward_batch']
+__all__ = ['END_TOKENS', 'THINK_OPEN', 'THINK_CLOSE', 'MODES', 'UNFINISHED', 'Answer', 'answer_text', 'record_tree', 'reward',
+           'score_chunk', 'reward_batch']
 
 # %% ../../nbs/reward/85_reward.ipynb #f3ab1694
 END_TOKENS = ("<|im_end|>", "<|eot_id|>", "<|endoftext|>", "<|end|>", "<end_of_turn>", "</s>", "<｜end▁of▁sentence｜>")
@@ -67,16 +66,13 @@ def answer_text(completion:Any,            # str, bytes, a chat message / messag
 # %% ../../nbs/reward/85_reward.ipynb #6c8ba3b2
 MODES = ("partial", "binary", "vector")
 UNFINISHED = ("zero", "scale", "ignore")
-PROFILES = ("strict", "loose")
-
-def _has_profiles()->bool: return "profile" in signature(check).parameters
 
 def _options(mode, profile, think, unfinished, unfinished_factor)->tuple:
     "Validate the scoring options once (bad options raise `InputError`; completions never do)."
-    for name, v, ok_ in (("mode", mode, MODES), ("profile", profile, PROFILES), ("think", think, ("strip", "keep")),
+    check_profile(profile)                   # the checker's own vocabulary and message
+    for name, v, ok_ in (("mode", mode, MODES), ("think", think, ("strip", "keep")),
                          ("unfinished", unfinished, UNFINISHED)):
         if v not in ok_: raise InputError(f"{name} must be one of {list(ok_)}, got {v!r}")
-    if profile != "strict" and not _has_profiles(): raise InputError(f"profile {profile!r} needs an ifhier.check with profiles")
     if not (isinstance(unfinished_factor, (int, float)) and 0 <= unfinished_factor <= 1):
         raise InputError(f"unfinished_factor must be a number in [0, 1], got {unfinished_factor!r}")
     return (mode, profile, think, unfinished, float(unfinished_factor))
@@ -90,8 +86,7 @@ def record_tree(record:Any)->ConstraintNode:
     except Exception as e: raise InputError(f"record has no readable tree ({type(e).__name__}: {e})") from None
 
 # %% ../../nbs/reward/85_reward.ipynb #d79988fd
-def _verdicts(tree:ConstraintNode, text:str, profile:str)->list:
-    return check(tree, text) if profile == "strict" else check(tree, text, profile=profile)
+def _verdicts(tree:ConstraintNode, text:str, profile:str)->list: return check(tree, text, profile=profile)
 
 def _entries(vs:list, credit:list, unfinished:bool, reason:str|None=None)->list[dict]:
     return [dict(node_path=v.node_path, constraint=v.constraint, verdict="fail" if reason else v.verdict,
@@ -118,7 +113,7 @@ def _bad_record(why:str, mode:str):
 def reward(record:Any,                 # a record with `tree` (ConstraintNode, JSON dict or text), or a tree
            completion:Any,             # the model's completion (str, bytes, chat message(s), anything)
            mode:str="partial",         # "partial" | "binary" | "vector"
-           profile:str="strict",       # the checker profile: "strict" | "loose"
+           profile:str="strict",       # one of the checker's `PROFILES`: "strict" | "loose"
            think:str="strip",          # "strip" everything up to the last `</think>`, or "keep"
            finish_reason:str|None=None,  # "length" marks the completion unfinished
            unfinished:str="zero",      # penalty for unfinished completions: "zero" | "scale" | "ignore"

@@ -11,7 +11,7 @@ from ..io import InputError, data_path, jsonl_lines, write_jsonl
 from ..registry import get_type
 from ..report.score import load_responses
 from .items import load_forms
-from .analyze import analyze_files, agreement_files
+from .audit import analyze_files, agreement_files
 from .build import build_prompts, grade, by_panel
 from .demo import SIM_MODELS, demo_answers
 from .wording import wording_variants, grade_variants, simulate_responses, audit_wording

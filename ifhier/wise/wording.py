@@ -9,18 +9,17 @@ from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from .. import catalog as _catalog  # registers the 35 types
 from ..registry import REGISTRY, get_type
 from ..tree import ConstraintNode, iter_nodes
 from ..bench.render import render_prompt
-from ..check import check
+from ..verdicts import check
 from ..io import InputError, write_jsonl, data_path
 from ..bench.build import load_bench
 from ..report.score import load_responses
 from ..bench.witness import witness_response
 from ..bench.mutate import mutants
 from .panel import POS
-from .analyze import analyze
+from .audit import analyze
 from .boot import stream
 
 # %% auto #0

@@ -1,0 +1,54 @@
+"""Build the documentation site offline: nbdev processes the notebooks, smalldocs renders the site.
+
+nbdev's own `nbdev_docs` shells out to the Quarto binary, and Quarto is not on the package registries
+this project may use (PyPI's `quarto-cli` is an sdist that downloads the binary from GitHub while it
+builds). So this script runs nbdev's own processing (`nbdev.yml` from settings.ini, the sidebar, every
+notebook through nbdev's processors into `_proc/`: `show_doc` for each export, `#| hide` cells dropped,
+outputs kept) and renders `_proc/` with smalldocs, a pure-Python site builder that reads Quarto's
+project conventions (`_quarto.yml`, `sidebar.yml`, notebooks with their saved outputs) — one page per
+notebook, `index.html` from `nbs/index.ipynb`.
+
+    python scripts/docs.py [--out _docs]
+"""
+import argparse, os, shutil, subprocess, sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+def process_in_own_folder(job):
+    "nbdev's per-notebook step, run from the notebook's folder so relative fixture paths resolve as under nbdev_test."
+    import nbdev.serve_drv
+    src, dst, cb = job
+    os.chdir(Path(src).parent)
+    nbdev.serve_drv.main((src, dst, cb))
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="_docs", help="where the site is written (default: %(default)s)")
+    ap.add_argument("--workers", type=int, default=2, help="notebooks processed at once (default: %(default)s)")
+    a = ap.parse_args(argv)
+    os.chdir(ROOT)
+    from fastcore.parallel import parallel
+    from nbdev.quarto import refresh_quarto_yml, nbdev_sidebar
+    from nbdev.serve import _proc_file
+    from nbdev.doclinks import _build_modidx, nbglob
+    refresh_quarto_yml()
+    _build_modidx()
+    nbdev_sidebar.__wrapped__(path="nbs")
+    nbs, proc = ROOT / "nbs", ROOT / "_proc"
+    if proc.exists(): shutil.rmtree(proc)
+    files = nbglob(nbs, func=Path, file_glob="", file_re="") + [nbs / "_quarto.yml", nbs / "styles.css"]
+    files += [f for f in nbs.rglob("*") if f.is_file() and "fixtures" in f.relative_to(nbs).parts]
+    jobs = [j for j in (_proc_file(f.resolve(), cache=proc, path=nbs) for f in files) if j]
+    jobs = [(Path(s).resolve(), Path(d).resolve(), cb) for s, d, cb in jobs]
+    parallel(process_in_own_folder, jobs, n_workers=a.workers, pause=0.01, method="spawn", progress=False)
+    subprocess.run([str(Path(sys.executable).with_name("smalldocs")), "render", str(proc)], check=True)
+    site, out = proc / "_docs", ROOT / a.out
+    if out.exists(): shutil.rmtree(out)
+    shutil.copytree(site, out)
+    pages = sorted(p.relative_to(out) for p in out.rglob("*.html"))
+    missing = [p for p in ("index.html",) if Path(p) not in pages]
+    print(f"docs: {len(pages)} pages in {a.out}/ (open {a.out}/index.html)" + (f"; missing {missing}" if missing else ""))
+    if missing: sys.exit(1)
+
+if __name__ == "__main__": main()
