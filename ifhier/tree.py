@@ -8,7 +8,8 @@ import copy, json
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
 from .registry import SCOPE_KINDS, ParamError, get_type
-from .scopes import VIA_KINDS, norm_name
+from .scopes import norm_name
+from .reach import VIA_KINDS
 from .io import InputError
 
 # %% auto #0

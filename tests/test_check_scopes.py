@@ -1,7 +1,8 @@
 """Extractors of `ifhier.scopes`: every success path and every failure reason, table-driven."""
 import pytest
-from ifhier.scopes import (parse_scope, extract_child, parse_markdown, parse_labeled, parse_list, parse_json,
-                           norm_name, via_subject, scope_text, MarkdownDoc, LabeledDoc)
+from ifhier.scopes import (parse_scope, parse_markdown, parse_labeled, parse_list, parse_json,
+                           norm_name, scope_text, MarkdownDoc, LabeledDoc)
+from ifhier.reach import extract_child, via_subject
 
 # (kind, raw, kwargs, expected value or callable(value)->bool)
 PARSE_OK = [

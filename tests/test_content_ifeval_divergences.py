@@ -45,7 +45,8 @@ CASES = [
     ("startend:end_checker", dict(end_phrase="That is all for now."), "string.end_checker",
      dict(end_phrase="That is all for now."), '"Done. That is all for now."', True, False),   # a closing quote follows
     ("punctuation:no_comma", {}, "string.comma", {}, "a\uff0cb", True, False),        # full-width comma
-    ("startend:quotation", {}, "string.quotation", {}, "\u201cCurly.\u201d", False, True),
+    # (curly quotes around the answer: no longer a divergence under strict since issue 16; the loose profile's
+    # `curly-quotation` tolerance accepts them, tested in tests/test_check_loose.py)
     ("combination:two_responses", {}, "string.two_responses", {}, "A\n*******\nB", True, False),  # 7 asterisks
     ("combination:repeat_prompt", dict(prompt_to_repeat="Write a poem."), "string.repeat_prompt",
      dict(prompt_text="Write a poem."), "WRITE A POEM. Roses.", True, False),         # verbatim case

@@ -83,7 +83,7 @@ def capital_word_frequency(text:str, # the scope's text
     got = len(_caps(text))
     return count_check(got, rel, n, "fully capitalized word")
 
-# %% ../../nbs/checkers/14_case.ipynb #c47bd99d
+# %% ../../nbs/checkers/14_case.ipynb #812018ca
 _COMMAS = ",\uff0c\u3001\u060c\ufe50"
 
 def _witness_comma(spec): spec.no_comma = True
@@ -112,13 +112,13 @@ def _mutate_quotation(t): return t.strip()[1:-1], "double quotes"
                'Put {alias} inside double quotation marks, from the first character to the last ("like this").',
                "Enclose the whole of {alias} in a pair of double quotes."),
     conflicts={"string.starts_with", "string.end_checker", "string.postscript"}, aliases={"startend:quotation"},
-    examples=[('  "Hello there."\n', {}, True), ("\u201cHello.\u201d", {}, True), ('"Hi".', {}, False), ('""', {}, False)],
+    examples=[('  "Hello there."\n', {}, True), ("\u201cHello.\u201d", {}, False), ('"Hi".', {}, False), ('""', {}, False)],
     description="whole text is enclosed in double quotation marks",
     witness=_witness_quotation, mutate=_mutate_quotation)
 def quotation(text:str, # the scope's text
              )->Check:
-    "Is `text` (edges stripped) wrapped in straight or curly double quotes?"
+    "Is `text` (edges stripped) wrapped in double quotes `\"` (loose: also `“…”`, the `curly-quotation` tolerance)?"
     s = text.strip()
-    if len(s) < 2 or s[0] not in '"\u201c' or s[-1] not in '"\u201d':
+    if len(s) < 2 or s[0] != '"' or s[-1] != '"':
         return bad(f"starts with {s[:1]!r} and ends with {s[-1:]!r}; needed double quotes around the whole text")
     return Check(bool(s[1:-1].strip()), "wrapped in double quotes" if s[1:-1].strip() else "nothing inside the quotes")

@@ -41,8 +41,10 @@ def title(text:str,       # the scope's text
     if any(t.casefold() == want.casefold() for t in found): return ok(f"title <<{want}>> found")
     return bad(f"titles found: {', '.join(f'<<{t}>>' for t in found)}; needed <<{want}>>" if found else f"no <<title>>; needed <<{want}>>")
 
-# %% ../../nbs/checkers/13_format.ipynb #17d6ff9a
+# %% ../../nbs/checkers/13_format.ipynb #9db3d791
 def _witness_bullet_list(spec, n): spec.bullets = n
+
+_OPEN_QUOTE = re.compile(r"\A([ \t\n]*)[\"\u201c](?=[-*][ \t])")   # a quote mark wrapping the answer, before its first bullet
 
 def _mutate_bullet_list(t, n):
     last = bullet_lines(t, strict=True)[-1]
@@ -54,14 +56,14 @@ def _mutate_bullet_list(t, n):
                "Use {n} bullet points in {alias}, no more and no fewer, marked with * or -."),
     aliases={"detectable_format:number_bullet_lists"},
     examples=[("Intro:\n* one\n- two", dict(n=2), True), ("* one\n---\n**bold**", dict(n=2), False),
-              ("* a\n* b\n* c", dict(n=2), False)],
+              ("* a\n* b\n* c", dict(n=2), False), ('"- one\n- two"', dict(n=2), True), ('"one\n- two"', dict(n=2), False)],
     description="exactly n bullet items marked with * or -",
     witness=_witness_bullet_list, mutate=_mutate_bullet_list)
 def bullet_list(text:str, # the scope's text
                 n:int,    # required number of bullet items
                )->Check:
-    "Does `text` have exactly `n` `*`/`-` bullet items?"
-    got = len(bullet_lines(strip_code(text), strict=True))
+    "Does `text` have exactly `n` `*`/`-` bullet items (an opening quote mark before the first one does not hide it)?"
+    got = len(bullet_lines(_OPEN_QUOTE.sub(r"\1", strip_code(text)), strict=True))
     return Check(got == n, f"{counted(got, 'bullet item')}; needed exactly {n}")
 
 def _witness_highlight_section(spec, n): spec.highlights = max(spec.highlights, n)
@@ -110,10 +112,12 @@ def placeholder(text:str, # the scope's text
     got = sum(1 for p in placeholders(strip_code(text)) if _LETTER.search(p))
     return Check(got >= n, f"{counted(got, 'placeholder')}; needed at least {n}")
 
-# %% ../../nbs/checkers/13_format.ipynb #1a95b358
+# %% ../../nbs/checkers/13_format.ipynb #68b5c836
 @lru_cache(maxsize=64)
 def _section_re(splitter:str)->re.Pattern:
-    return re.compile(rf"^[^\w\n]*{re.escape(splitter.strip())}[ \t]*\d+(?!\w)", re.I | re.M)
+    return re.compile(rf"(?:^[^\w\n]*|{_SENTENCE_START}){re.escape(splitter.strip())}[ \t]*\d+(?!\w)", re.I | re.M)
+
+_SENTENCE_START = r"(?:(?<=[.!?\u2026] )|(?<=[.!?\u2026][\"\u201d\u2019')\]] ))[*_]*"   # after a sentence's end and a space
 
 def _witness_section_checker(spec, n, splitter): spec.sections = (splitter, n)
 
@@ -127,18 +131,19 @@ def _mutate_section_checker(t, n, splitter): return t.rstrip() + f"\n\n{splitter
     aliases={"detectable_format:multiple_sections"},
     examples=[("Section 1\nA.\n## SECTION 2: B\nText.", dict(n=2, splitter="Section"), True),
               ("Section 1\nA. See section 2 below.", dict(n=2, splitter="Section"), False),
-              ("Part 1\nPart 2\nPart 3", dict(n=2, splitter="Part"), False)],
+              ("Part 1\nPart 2\nPart 3", dict(n=2, splitter="Part"), False),
+              ("SECTION 1 Heat uses 44 percent. SECTION 2 Light uses 31.", dict(n=2, splitter="SECTION"), True)],
     description="n sections, each introduced by a fixed literal splitter",
     witness=_witness_section_checker, mutate=_mutate_section_checker)
 def section_checker(text:str,     # the scope's text
                     n:int,        # required number of sections
                     splitter:str, # the marker word before each section number
                    )->Check:
-    "Does `text` have exactly `n` lines opening with `splitter` and a number?"
+    "Does `text` have exactly `n` lines or sentences opening with `splitter` and a number?"
     got = len(_section_re(splitter).findall(text))
     return Check(got == n, f"{counted(got, 'section')} marked '{splitter} N'; needed exactly {n}")
 
-# %% ../../nbs/checkers/13_format.ipynb #bcb0478b
+# %% ../../nbs/checkers/13_format.ipynb #b0e109b9
 @lru_cache(maxsize=64)
 def _marker_re(marker:str)->re.Pattern:
     parts = [p for p in marker.strip().split(".") if p.strip()]
@@ -149,7 +154,12 @@ def _witness_postscript(spec, marker): spec.ps = marker
 
 def _mutate_postscript(t, marker): return t.rstrip() + " And one more.", "2 sentences"
 
-_LINE_LEAD = re.compile(r"[ \t>]*[*_]*[ \t]*")
+_LINE_LEAD = re.compile(r"[ \t>\"\u201c]*[*_]*[ \t]*")
+_AFTER_SENTENCE = re.compile(r"[.!?\u2026][\"\u201d\u2019')\]]?[ \t]+[*_]*\Z")
+
+def _ps_start(text:str, i:int)->bool:
+    "Does a postscript marker at `i` start a line or a sentence?"
+    return bool(_LINE_LEAD.fullmatch(text, text.rfind("\n", 0, i) + 1, i) or _AFTER_SENTENCE.search(text, max(0, i - 12), i))
 
 @constraint("string.postscript", "content", {"string"}, long_form=True,
     params=dict(marker=TextParam(lexical=False, options=("P.S.", "P.P.S"))),
@@ -159,15 +169,17 @@ _LINE_LEAD = re.compile(r"[ \t>]*[*_]*[ \t]*")
                "Add a postscript at the very end of {alias}: '{marker}' and then a single sentence."),
     examples=[("Main text.\n\n**P.S.** Call me.", dict(marker="P.S."), True),
               ("Main text.\n\nP.S. Call me. Or write.", dict(marker="P.S."), False),
-              ("P.S. Call me.\n\nMain text ends here.", dict(marker="P.S."), False)],
+              ("P.S. Call me.\n\nMain text ends here.", dict(marker="P.S."), False),
+              ("Too fast. P.S. Follow the 10 percent rule.", dict(marker="P.S."), True),
+              ("The letters P.S. stand for postscript.", dict(marker="P.S."), False)],
     description="text ends with a postscript that starts with a given marker and has exactly one sentence",
     witness=_witness_postscript, mutate=_mutate_postscript)
 def postscript(text:str,   # the scope's text
                marker:str, # e.g. `P.S.` or `P.P.S`
               )->Check:
-    "Does `text` end with `marker`, at the start of a line (after optional emphasis), followed by exactly one sentence?"
-    ms = [m for m in _marker_re(marker).finditer(text) if _LINE_LEAD.fullmatch(text, text.rfind("\n", 0, m.start()) + 1, m.start())]
-    if not ms: return bad(f"no postscript marker '{marker}' at the start of a line")
+    "Does `text` end with `marker`, at the start of a line (after optional emphasis) or a sentence, followed by exactly one sentence?"
+    ms = [m for m in _marker_re(marker).finditer(text) if _ps_start(text, m.start())]
+    if not ms: return bad(f"no postscript marker '{marker}' at the start of a line or sentence")
     body = text[ms[-1].end():].strip().strip("*_").strip()
     got = count_sentences(body)
     return Check(got == 1, f"postscript after '{ms[-1].group()}' has {counted(got, 'sentence')}; needed exactly 1")

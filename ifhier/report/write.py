@@ -18,6 +18,7 @@ from .reasoning import reasoning_order, reasoning_summary, SEPARATION_THRESHOLD
 from .signature import (flat_scores, paired_scores, overcredit, leaf_accuracy, failure_signature,
                                      run_costs, classify_pattern, PATTERN_RULE, _ratio)
 from .compare import accuracy_by_size, accuracy_by_position, size_position_markdown, compare_section
+from .human_agreement import agreement_markdown
 from ..figures import plot_accuracy_ci, plot_type_heatmap, plot_overcredit, save_figure
 
 # %% auto #0
@@ -78,7 +79,7 @@ def group_markdown(t:dict, title:str, slug:str, paper:bool=False)->list:
         L += ["Rows marked **(published)** are the paper's Table 2, copied, not re-run; they have no intervals.", ""]
     ks = t["acc"].k_samples.max()
     if " and " in pfs: L += ["**strict**: the paper's extraction rules; **loose**: the documented tolerances for chat wrapping "
-                             "(`ifhier.scopes.LOOSE_TOLERANCES`), never accepting wrong content. Every other table is strict.", ""]
+                             "(`ifhier.tolerances.LOOSE_TOLERANCES`), never accepting wrong content. Every other table is strict.", ""]
     L += [md_table(t2), "", f"Samples per prompt: {ks}" + (" (estimates are means over samples)" if ks > 1 else "") + ".",
           f"![accuracy by depth](figures/{slug}_accuracy_ci.png)", ""]
     L += [f"### Table 3 layout: the five hardest types, pooled across the runs of this group (pass %, 95% CI)", "",
@@ -186,6 +187,7 @@ def build_report(run_dirs:list,         # run directories
         res["compare"], res["disagreements"], cl = compare_section(runs, bench, n_boot, seed)
         res["compare"].to_csv(out / "compare.csv", index=False); res["disagreements"].to_csv(out / "disagreements.csv", index=False)
         L += [""] + cl
+    L += [""] + agreement_markdown()          # how far to trust the checker: the blind held-out figures
     res["costs"] = costs = run_costs(runs)
     write_csv(costs, out / "run_costs.csv")
     _save(csv, out)
