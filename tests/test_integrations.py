@@ -152,10 +152,10 @@ def test_hf_export_loads_with_datasets_offline(tmp_path):
 
 
 def test_report_compare_two_offline_answerers(tmp_path):
-    from ifhier.run.responders import respond_run
+    from ifhier.run.runner import run_benchmark
     bench = load_bench(SHIPPED)[::20]
     write_jsonl(bench, tmp_path / "bench.jsonl")
-    respond_run(bench, "witness", tmp_path / "a"); respond_run(bench, "one-slip (synthetic)", tmp_path / "b")
+    for name, d in (("witness", "a"), ("one-slip (synthetic)", "b")): run_benchmark(name, bench, tmp_path / d, progress=False)
     code, out, err = call("report", tmp_path / "a", tmp_path / "b", "--compare", "--bench", tmp_path / "bench.jsonl",
                           "--out", tmp_path / "rep", "--n-boot", 300)
     assert code == 0, err

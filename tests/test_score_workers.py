@@ -3,7 +3,6 @@ import random
 from ifhier.cli import call
 from ifhier.io import data_path, write_jsonl
 from ifhier.bench.build import load_bench
-from ifhier.run.rundir import run_rows
 from ifhier.run.responders import RESPONDERS
 from ifhier.tree import ConstraintNode
 
@@ -13,8 +12,8 @@ def _run_file(path, seed=0):
     rows = []
     for s, name in enumerate(("one-slip (synthetic)", "root-only (synthetic)")):
         fn = RESPONDERS[name]
-        rows += [dict(r, sample=s, model="m") for r in
-                 run_rows(bench, lambda i, rec, fn=fn: fn(ConstraintNode.from_json(rec["tree"], validate=False), seed=i), name)]
+        rows += [dict(prompt_id=rec["id"], sample=s, model="m", error=None,
+                      response=fn(ConstraintNode.from_json(rec["tree"], validate=False), seed=i)) for i, rec in enumerate(bench)]
     random.Random(seed).shuffle(rows)
     rows[3] = dict(rows[3], response=None, error="RateLimitError: slow down")
     rows.append(dict(rows[10], response="a later answer"))
