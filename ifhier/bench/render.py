@@ -12,7 +12,7 @@ from ..tree import ConstraintNode, iter_nodes
 # %% auto #0
 __all__ = ['MERGE_P', 'KIND_SENTENCES', 'WOVEN', 'P_VARY', 'P_WEAVE', 'P_SKELETON', 'PARA_WORDS', 'render_constraint',
            'short_alias', 'md_levels', 'kind_sentence', 'vary', 'merge_sentences', 'render_scope', 'skeleton',
-           'render_prompt', 'literals', 'constraint_wordings']
+           'render_parts', 'render_prompt', 'literals', 'constraint_wordings']
 
 # %% ../../nbs/bench/31_render.ipynb #496dca70
 MERGE_P = 0.8
@@ -209,18 +209,18 @@ def _paragraphs(groups:list)->list[str]:
         else: out.append(text)
     return out
 
-def render_prompt(tree:ConstraintNode,       # the constraint tree
-                  task:dict,                 # the seed task (task, optional context)
-                  rng:np.random.Generator,   # template choices and merge coins
-                  merge_p:float=MERGE_P,     # probability of merging a scope's sentences
-                  pick:dict|None=None,       # {constraint id: template index}: fix those types' wording
-                 )->str:                     # task, context, then the constraint sentences depth-first
-    "Render the prompt for `tree` on `task`; `pick` fixes the template of some types, all other draws unchanged."
+def render_parts(tree:ConstraintNode,       # the constraint tree
+                 task:dict,                 # the seed task (task, optional context)
+                 rng:np.random.Generator,   # template choices and merge coins
+                 merge_p:float=MERGE_P,     # probability of merging a scope's sentences
+                 pick:dict|None=None,       # {constraint id: template index}: fix those types' wording
+                )->tuple:                   # (head sentence, [(node path, its sentences)] depth-first, paragraphs)
+    "The pieces `render_prompt` joins: the (possibly woven) task sentence, each scope's sentences, the constraint paragraphs."
     levels, head = md_levels(tree), task["task"]
     sk, weave = rng.random() < P_SKELETON, rng.random() < P_WEAVE
     shape = skeleton(tree) if sk else None
     woven = _woven(head, tree, levels.get("$", 2)) if weave and not shape and tree.kind != "string" else None
-    groups = []
+    groups, per_scope = [], []
     for v in iter_nodes(tree):
         if v.depth <= 1: groups.append([])
         root = v.parent is None
@@ -229,9 +229,18 @@ def render_prompt(tree:ConstraintNode,       # the constraint tree
                              skip=("json.has_keys", "labeled.has_labels") if root and shape else ())
         if root and shape: sents = [shape] + sents
         if root and woven and tree.kind == "json" and _typed(tree): sents = [_VALUES_LINE] + sents
-        groups[-1] += sents
-    paras = _paragraphs(groups)
-    return "\n\n".join([woven or head] + ([task["context"]] if task.get("context") else []) + paras)
+        groups[-1] += sents; per_scope.append((v.path, sents))
+    return woven or head, per_scope, _paragraphs(groups)
+
+def render_prompt(tree:ConstraintNode,       # the constraint tree
+                  task:dict,                 # the seed task (task, optional context)
+                  rng:np.random.Generator,   # template choices and merge coins
+                  merge_p:float=MERGE_P,     # probability of merging a scope's sentences
+                  pick:dict|None=None,       # {constraint id: template index}: fix those types' wording
+                 )->str:                     # task, context, then the constraint sentences depth-first
+    "Render the prompt for `tree` on `task`; `pick` fixes the template of some types, all other draws unchanged."
+    head, _, paras = render_parts(tree, task, rng, merge_p, pick)
+    return "\n\n".join([head] + ([task["context"]] if task.get("context") else []) + paras)
 
 # %% ../../nbs/bench/31_render.ipynb #c729cf6f
 _WORDS = {1: ("once", "one", "first"), 2: ("twice", "two", "second"), 3: ("third", "three"), 4: ("fourth", "four"), 5: ("fifth", "five")}

@@ -56,10 +56,13 @@ def wording_variants(bench,                  # benchmark records (`load_bench`) 
     for r in _select(bench, cid, depth, max_prompts, seed):
         tree = ConstraintNode.from_json(r["tree"])
         task = dict(task=r["task"], context=r.get("context")) if "task" in r else dict(task=r["prompt"].rsplit("\n\n", 1)[0])
-        for k, t in enumerate(get_type(cid).templates):
-            out.append(dict(id=f"{r['id']}:{cid}:T{k + 1}", prompt_id=r["id"], constraint=cid, family=fam, form=f"T{k + 1}",
-                            template=t, depth=r["depth"], task_id=r["task_id"], seed=seed, tree=r["tree"],
-                            prompt=render_prompt(tree, task, variant_rng(r["id"], seed), pick={cid: k})))
+        vs = [dict(id=f"{r['id']}:{cid}:T{k + 1}", prompt_id=r["id"], constraint=cid, family=fam, form=f"T{k + 1}",
+                   template=t, depth=r["depth"], task_id=r["task_id"], seed=seed, tree=r["tree"],
+                   prompt=render_prompt(tree, task, variant_rng(r["id"], seed), pick={cid: k}))
+              for k, t in enumerate(get_type(cid).templates)]
+        # a prompt that shows its format by example (a JSON skeleton names the keys) never words `cid`:
+        # its variants would be one prompt several times, so it carries no wording contrast and is left out
+        if len({v["prompt"] for v in vs}) == len(vs): out += vs
     return out
 
 # %% ../../nbs/wise/78_wording.ipynb #c0ef21c5
