@@ -7,7 +7,7 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export PYTHONHASHSEED := 0
 OUT ?= out
 
-.PHONY: install run test test-browser lab sync-check nbtest pytest bench export docs outputs clean
+.PHONY: install run test test-browser lab sync-check nbtest pytest bench export docs outputs screenshots clean
 
 $(STAMP): settings.ini setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ pytest: install
 ## real-browser test of the workbench (JupyterLab + Debian's Chromium via Playwright); screenshot in figures/workbench.png
 test-browser: install
 	$(BIN)/python scripts/browser_test.py
+
+## refresh the README's two workbench screenshots (figures/workbench.png, figures/workbench_compare.png)
+screenshots: install
+	$(BIN)/python scripts/browser_test.py --screenshot figures/workbench.png --compare-screenshot figures/workbench_compare.png
 
 ## the workbench: JupyterLab on 127.0.0.1 (token-protected), opened on nbs/analysis
 lab: install

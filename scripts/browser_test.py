@@ -1,8 +1,9 @@
 """Real-browser test of the workbench: JupyterLab + Chromium (Playwright) run the IFHierBench notebook,
 click Next on the tree stepper, check that the node, its verdicts and the highlighted slice change,
-and save a screenshot to figures/workbench.png; then the same for the stepper's compare mode in
+and save a screenshot to out/screenshots/workbench.png; then the same for the stepper's compare mode in
 nbs/analysis/compare.ipynb (Next moves to the next node where the two answers differ), screenshot
-figures/workbench_compare.png.
+out/screenshots/workbench_compare.png. Nothing tracked changes: the notebooks are never saved and their figures
+go to a temporary folder; `make screenshots` writes the two screenshots the README shows, in figures/.
 
     python scripts/browser_test.py [--notebook nbs/analysis/ifhierbench.ipynb] [--timeout 150]
 
@@ -32,10 +33,15 @@ def free_port()->int:
 
 def start_lab(tmp:Path, port:int, token:str)->subprocess.Popen:
     "JupyterLab on 127.0.0.1:`port`, serving the project, with its own config/runtime/workspace dirs under `tmp`."
+    # the test changes nothing tracked: JupyterLab never autosaves the notebooks it runs, and their figures go to `tmp`
+    settings = tmp / "settings" / "@jupyterlab" / "docmanager-extension"
+    settings.mkdir(parents=True, exist_ok=True)
+    (settings / "plugin.jupyterlab-settings").write_text('{"autosave": false}')
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
-               JUPYTER_TOKEN=token, PYTHONPATH=str(ROOT), LITELLM_LOCAL_MODEL_COST_MAP="True", PYTHONHASHSEED="0")
+               JUPYTER_TOKEN=token, PYTHONPATH=str(ROOT), LITELLM_LOCAL_MODEL_COST_MAP="True", PYTHONHASHSEED="0",
+               IFHIER_FIGURES_DIR=str(tmp / "figures"))
     cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
-           f"--ServerApp.root_dir={ROOT}", f"--LabApp.workspaces_dir={tmp / 'workspaces'}", "--LabApp.news_url=",
+           f"--ServerApp.root_dir={ROOT}", f"--LabApp.workspaces_dir={tmp / 'workspaces'}", f"--LabApp.user_settings_dir={tmp / 'settings'}", "--LabApp.news_url=",
            "--ServerApp.disable_check_xsrf=False"] + (["--allow-root"] if os.geteuid() == 0 else [])
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
     proc.log = collections.deque(maxlen=40)      # kept in memory only: the server prints its token
@@ -143,9 +149,10 @@ def main()->int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--notebook", default="nbs/analysis/ifhierbench.ipynb")
     ap.add_argument("--timeout", type=float, default=150, help="seconds for the notebook to reach the stepper")
-    ap.add_argument("--screenshot", default=str(ROOT / "figures" / "workbench.png"))
+    ap.add_argument("--screenshot", default=str(ROOT / "out" / "screenshots" / "workbench.png"),
+                    help="where the stepper's screenshot goes (`make screenshots` writes the README's, in figures/)")
     ap.add_argument("--compare-notebook", default="nbs/analysis/compare.ipynb")
-    ap.add_argument("--compare-screenshot", default=str(ROOT / "figures" / "workbench_compare.png"))
+    ap.add_argument("--compare-screenshot", default=str(ROOT / "out" / "screenshots" / "workbench_compare.png"))
     a = ap.parse_args()
     t0 = time.time()
     ensure_chromium()
