@@ -47,8 +47,12 @@ def main(argv=None):
     if out.exists(): shutil.rmtree(out)
     shutil.copytree(site, out)
     pages = sorted(p.relative_to(out) for p in out.rglob("*.html"))
-    missing = [p for p in ("index.html",) if Path(p) not in pages]
-    print(f"docs: {len(pages)} pages in {a.out}/ (open {a.out}/index.html)" + (f"; missing {missing}" if missing else ""))
+    wanted = ["index.html"] + [str(n.relative_to(nbs).with_suffix(".html")) for n in nbs.rglob("*.ipynb")
+                               if not {"analysis", "fixtures", "_proc"} & set(n.relative_to(nbs).parts) and n.name != "index.ipynb"]
+    missing = [p for p in wanted if Path(p) not in pages]
+    print(f"docs: {len(pages)} pages in {out} (open {out / 'index.html'})" + (f"; missing {missing}" if missing else ""))
     if missing: sys.exit(1)
+    # the site shows the figures the index page (the README) embeds
+    for img in (ROOT / "figures").glob("*.png"): (out / "figures").mkdir(exist_ok=True); shutil.copy2(img, out / "figures" / img.name)
 
 if __name__ == "__main__": main()

@@ -61,6 +61,7 @@ def outputs(*nbs: str):
     from nbdev.config import get_config
     flags = set(get_config().get("tst_flags", "").split())
     os.environ.setdefault("IN_TEST", "1")
+    failed = []
     for path in map(Path, nbs):
         nb = read_nb(path)
         def skip(cell):
@@ -71,9 +72,12 @@ def outputs(*nbs: str):
         try:
             shell = CaptureShell(path=path.parent.resolve())
             shell.run_all(nb, exc_stop=True, preproc=skip)
+        except Exception as e:
+            failed.append(path); print(f"{path}: not saved, a cell raised {type(e).__name__}: {str(e)[:300]}"); continue
         finally: os.chdir(here)
         write_nb(nb, path)
         print(f"{path}: outputs saved")
+    if failed: sys.exit(f"{len(failed)} notebook(s) raised and kept their old outputs: {', '.join(map(str, failed))}")
 
 _IMPORT = __import__("re").compile(r"(from\s+\S+\s+)?import\s")
 
