@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 from ifhier.tree import ConstraintNode, iter_nodes
 from ifhier.registry import place_of
-from ifhier.bench.sampler import load_vocab, genre_vocab
+from ifhier.bench.vocab import load_vocab, genre_vocab
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "ifhier" / "data" / "ifhierbench.jsonl"

@@ -9,7 +9,7 @@ field never holds structure. Prints a summary; exits 1 with one line per problem
 import argparse, json, sys
 from pathlib import Path
 import yaml
-from ifhier.bench.sampler import vocab_problems, genre_vocab
+from ifhier.bench.vocab import vocab_problems, genre_vocab
 
 ROOT = Path(__file__).resolve().parent.parent
 

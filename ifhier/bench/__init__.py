@@ -13,6 +13,6 @@ from .. import lazy_names
 _all_ = ["load_tasks", "load_vocab", "sample_tree", "render_prompt", "witness_response", "build_one", "build_benchmark",
          "load_bench", "mutants", "mutation_table", "kill_rates"]
 __getattr__, __dir__ = lazy_names("ifhier.bench", {
-    "ifhier.bench.sampler": "load_tasks load_vocab sample_tree", "ifhier.bench.render": "render_prompt",
+    "ifhier.bench.vocab": "load_vocab", "ifhier.bench.sampler": "load_tasks sample_tree", "ifhier.bench.render": "render_prompt",
     "ifhier.bench.witness": "witness_response", "ifhier.bench.build": "build_one build_benchmark load_bench",
     "ifhier.bench.mutate": "mutants mutation_table kill_rates"})
