@@ -21,7 +21,7 @@ rebuilt, say) is detected live. Detection goes through each library's public API
 `create`, `append`, `get_probabilities`, `detect`). langdetect reads its profile files in `os.listdir` order;
 langdetect-rs follows that order when langdetect is installed, else name order: both orders are compared (the second
 in a child process that cannot see langdetect at all, as a runtime install without the dev extras is)."""
-import gzip, hashlib, importlib, importlib.util, json, os, random, subprocess, sys, unicodedata
+import functools, gzip, hashlib, importlib, importlib.util, json, os, random, subprocess, sys, unicodedata
 from functools import cache
 from pathlib import Path
 import pytest
@@ -141,7 +141,9 @@ def _factory(mod:str, order:str="listdir"):
 GOLDEN = ROOT / "tests" / "data" / "langdetect-1.0.9-seed0.json.gz"
 def _key(t:str)->str: return hashlib.sha1(t.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
+@functools.lru_cache(maxsize=1)
 def _golden()->dict:
+    "The recorded outcomes (read once: the record is large)."
     return json.loads(gzip.decompress(GOLDEN.read_bytes())) if GOLDEN.exists() else {}
 
 def write_golden(tmp:str):
@@ -177,12 +179,15 @@ def test_corpus_covers_what_it_claims(texts, reference):
     assert len(texts) > 12_000
     assert sum(reference[t][0] == "raised" for t in texts) > 100                     # exceptions are compared too
     assert len({reference[t][2] for t in texts if reference[t][0] == "ok"}) == 55    # every profile's language is detected somewhere
-    assert sum(_key(t) in _golden() for t in texts) > 0.9 * len(texts)              # the record is current
+    golden = _golden()
+    assert sum(_key(t) in golden for t in texts) > 0.9 * len(texts)              # the record is current
 
 def test_record_is_langdetect(texts, reference):
     "A seeded sample of the record, re-detected live with langdetect 1.0.9, matches it."
     f = _factory("langdetect", order="name")
-    assert [(t[:80], outcome(f, t)) for t in _sample(texts, 300)] == [(t[:80], reference[t]) for t in _sample(texts, 300)]
+    sample = [t for t in _sample(texts, 300) if t in reference]   # the generated edge cases are compared live below
+    assert len(sample) >= 300
+    assert [(t[:80], outcome(f, t)) for t in sample] == [(t[:80], reference[t]) for t in sample]
 
 def test_same_outcome_on_every_text(texts, reference):
     "langdetect-rs (profiles by name) against langdetect 1.0.9 (profiles by name) on the whole corpus."
