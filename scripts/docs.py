@@ -19,16 +19,15 @@ def process_in_own_folder(job):
     "nbdev's per-notebook step, run from the notebook's folder so relative fixture paths resolve as under nbdev_test."
     import nbdev.serve_drv
     src, dst, cb = job
-    os.chdir(Path(src).parent)
-    nbdev.serve_drv.main((src, dst, cb))
+    here = os.getcwd(); os.chdir(Path(src).parent)
+    try: nbdev.serve_drv.main((src, dst, cb))
+    finally: os.chdir(here)
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default="_docs", help="where the site is written (default: %(default)s)")
-    ap.add_argument("--workers", type=int, default=2, help="notebooks processed at once (default: %(default)s)")
     a = ap.parse_args(argv)
     os.chdir(ROOT)
-    from fastcore.parallel import parallel
     from nbdev.quarto import refresh_quarto_yml, nbdev_sidebar
     from nbdev.serve import _proc_file
     from nbdev.doclinks import _build_modidx, nbglob
@@ -41,7 +40,7 @@ def main(argv=None):
     files += [f for f in nbs.rglob("*") if f.is_file() and "fixtures" in f.relative_to(nbs).parts]
     jobs = [j for j in (_proc_file(f.resolve(), cache=proc, path=nbs) for f in files) if j]
     jobs = [(Path(s).resolve(), Path(d).resolve(), cb) for s, d, cb in jobs]
-    parallel(process_in_own_folder, jobs, n_workers=a.workers, pause=0.01, method="spawn", progress=False)
+    for job in jobs: process_in_own_folder(job)   # one process: each notebook runs in a fresh shell of its own
     subprocess.run([str(Path(sys.executable).with_name("smalldocs")), "render", str(proc)], check=True)
     site, out = proc / "_docs", ROOT / a.out
     if out.exists(): shutil.rmtree(out)
