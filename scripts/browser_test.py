@@ -12,7 +12,7 @@ JupyterLab listens on 127.0.0.1 only, on a random free port, behind a random tok
 temporary config, data-less runtime and workspace folders; everything it started is shut down at the end.
 """
 from __future__ import annotations
-import argparse, collections, os, secrets, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import argparse, collections, contextlib, os, secrets, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +81,9 @@ def accept_kernel_dialog(page, wait_s:float=8):
     except Exception: return
     page.locator(".jp-Dialog .jp-mod-accept").first.click()
 
-def drive(url:str, shot:Path, timeout_s:float)->tuple:
+@contextlib.contextmanager
+def notebook_widget(url:str, selector:str, timeout_s:float, failure_png:str):
+    "Open `url` in Chromium, Run All, wait for the widget `selector`; yield (page, widget). A page screenshot names a timeout."
     from playwright.sync_api import sync_playwright
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
@@ -93,10 +95,23 @@ def drive(url:str, shot:Path, timeout_s:float)->tuple:
         accept_kernel_dialog(page)
         page.locator(".lm-MenuBar-item", has_text="Run").first.click()
         page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
-        stepper = page.locator(".ifhier-stepper").first
-        try: stepper.wait_for(state="attached", timeout=timeout_s * 1000)
+        widget = page.locator(selector).first
+        try: widget.wait_for(state="attached", timeout=timeout_s * 1000)
         except Exception:
-            page.screenshot(path=str(Path(tempfile.gettempdir()) / "ifhier-browser-failure.png"), full_page=True); raise
+            page.screenshot(path=str(Path(tempfile.gettempdir()) / failure_png), full_page=True); raise
+        yield page, widget
+        browser.close()
+
+def screenshot(page, widget, shot:Path):
+    "Dismiss JupyterLab's news toast (it would cover the widget) and save the widget's screenshot to `shot`."
+    no = page.locator(".jp-toast-button", has_text="No")
+    if no.count(): no.first.click()
+    widget.scroll_into_view_if_needed()
+    shot.parent.mkdir(parents=True, exist_ok=True)
+    widget.screenshot(path=str(shot))
+
+def drive(url:str, shot:Path, timeout_s:float)->tuple:
+    with notebook_widget(url, ".ifhier-stepper", timeout_s, "ifhier-browser-failure.png") as (page, stepper):
         stepper.locator(".ifhier-answer mark").first.wait_for(timeout=30_000)
         stepper.scroll_into_view_if_needed()
         before = state(stepper)
@@ -105,30 +120,12 @@ def drive(url:str, shot:Path, timeout_s:float)->tuple:
                                " return s && s.innerText.trim() !== b; }", arg=before["node"], timeout=20_000)
         stepper.locator(".ifhier-answer mark").first.wait_for(state="attached", timeout=10_000)
         after = state(stepper)
-        no = page.locator(".jp-toast-button", has_text="No")       # JupyterLab's "news?" toast would cover the widget
-        if no.count(): no.first.click()
-        stepper.scroll_into_view_if_needed()
-        shot.parent.mkdir(parents=True, exist_ok=True)
-        stepper.screenshot(path=str(shot))
-        browser.close()
+        screenshot(page, stepper, shot)
     return before, after
 
 def drive_compare(url:str, shot:Path, timeout_s:float)->tuple:
     "Run the compare notebook, click Next on the compare stepper; (node header before, after, side A text, side B text)."
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1500, "height": 1600})
-        page.goto(url, timeout=60_000)
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-        time.sleep(2)
-        accept_kernel_dialog(page)
-        page.locator(".lm-MenuBar-item", has_text="Run").first.click()
-        page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
-        cs = page.locator(".ifhier-compare").first
-        try: cs.wait_for(state="attached", timeout=timeout_s * 1000)
-        except Exception:
-            page.screenshot(path=str(Path(tempfile.gettempdir()) / "ifhier-browser-compare-failure.png"), full_page=True); raise
+    with notebook_widget(url, ".ifhier-compare", timeout_s, "ifhier-browser-compare-failure.png") as (page, cs):
         cs.locator(".ifhier-compare-side-a mark, .ifhier-compare-side-b mark").first.wait_for(timeout=30_000)
         cs.scroll_into_view_if_needed()
         head = lambda: cs.locator(".ifhier-compare-node").inner_text().strip()
@@ -137,12 +134,7 @@ def drive_compare(url:str, shot:Path, timeout_s:float)->tuple:
         page.wait_for_function("(b) => { const s = document.querySelector('.ifhier-compare .ifhier-compare-node');"
                                " return s && s.innerText.trim() !== b; }", arg=before, timeout=20_000)
         after, a, b = head(), cs.locator(".ifhier-compare-side-a").inner_text(), cs.locator(".ifhier-compare-side-b").inner_text()
-        no = page.locator(".jp-toast-button", has_text="No")
-        if no.count(): no.first.click()
-        cs.scroll_into_view_if_needed()
-        shot.parent.mkdir(parents=True, exist_ok=True)
-        cs.screenshot(path=str(shot))
-        browser.close()
+        screenshot(page, cs, shot)
     return before, after, a, b
 
 def main()->int:
