@@ -5,7 +5,7 @@ Each answer is `answer_for(prompt)` (a hash of the prompt), so every answer is c
 `storm_until = time` / `storm_n = N` answer every request (until then / the next N) with 429 + Retry-After; `always = fault` fails everything.
 `answers = {prompt: text}` (or a function of the prompt) answers those prompts with that text instead, e.g. each prompt's witness.
 A fault is ("status", code, retry_after) | ("stall", seconds) | ("malformed",). Every request is logged."""
-import hashlib, json, socket, threading, time
+import hashlib, json, socket, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -35,7 +35,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         srv = self.server.fake
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        n = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(n)
+        if len(raw) < n:                   # the client hung up mid-body (an interrupted run): nothing to answer
+            srv.disconnects += 1; self.close_connection = True; return
+        body = json.loads(raw or b"{}")
         prompt = _user_text(body)
         fault = srv.next_fault(prompt)
         with srv.lock: srv.log.append(dict(prompt=prompt, time=time.time(), fault=fault and fault[0], body=body,
@@ -64,11 +68,21 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError: pass
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256    # the default backlog of 5 drops SYNs under concurrency
+
+    def handle_error(self, request, client_address):
+        "A client that hung up (an interrupted run closes its sockets) is recorded, not printed: it is the client's right."
+        if isinstance(sys.exc_info()[1], ConnectionError): self.fake.disconnects += 1
+        else: super().handle_error(request, client_address)
+
+
 class FakeOpenAI:
     "Start with `FakeOpenAI().start()`; `url` is the api_base; `stop()` when done."
     def __init__(self, delay: float = 0.0, reasoning: bool = False, answers=None):
         self.delay, self.reasoning, self.lock, self.answers = delay, reasoning, threading.Lock(), answers
         self.log, self.plan, self.storm_until, self.always, self.retry_after, self.storm_n = [], {}, 0.0, None, 0.05, 0
+        self.disconnects = 0   # requests whose client hung up before the answer was written
 
     def next_fault(self, prompt):
         with self.lock:
@@ -106,7 +120,7 @@ class FakeOpenAI:
         return answer_for(prompt)
 
     def start(self):
-        self.httpd = type("S", (ThreadingHTTPServer,), {"request_queue_size": 256})(("127.0.0.1", 0), _Handler)  # default backlog 5 drops SYNs
+        self.httpd = _Server(("127.0.0.1", 0), _Handler)
         self.httpd.daemon_threads, self.httpd.fake = True, self
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
