@@ -207,3 +207,22 @@ def test_core_never_imports_the_integrations():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **OFFLINE}, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout
+
+
+def test_inspect_task_options_and_the_wise_task_run_end_to_end(witness_server, tmp_path):
+    "`-T depth=2 -T profile=strict -T per_type=1` narrows the task and its metrics; `ifhier/wise_wording` runs and grades."
+    from inspect_ai.log import read_eval_log
+    _run([BIN / "inspect", "eval", "ifhier/ifhierbench", "--model", "openai/witness-model", "--model-base-url", witness_server.url,
+          "-T", "depth=2", "-T", "profile=strict", "-T", "per_type=1", "--log-dir", tmp_path / "a", "--display", "plain"], tmp_path)
+    log = read_eval_log(str(next((tmp_path / "a").glob("*.eval"))))
+    m = {k: v.value for k, v in log.results.scores[0].metrics.items()}
+    assert log.status == "success" and m["prompt_level_strict_acc"] == 1.0 and not any("loose" in k for k in m), m
+    bench = {r["id"]: r for r in load_bench(SHIPPED)}
+    ids = [s.id for s in log.samples]
+    assert 0 < len(ids) < 150 and all(bench[i]["depth"] == 2 for i in ids)          # depth 2 only, and fewer than all of it
+    _run([BIN / "inspect", "eval", "ifhier/wise_wording", "--model", "openai/witness-model", "--model-base-url", witness_server.url,
+          "-T", "families=keyword_once", "--limit", LIMIT, "--log-dir", tmp_path / "w", "--display", "plain"], tmp_path)
+    wlog = read_eval_log(str(next((tmp_path / "w").glob("*.eval"))))
+    wm = {k: v.value for k, v in wlog.results.scores[0].metrics.items()}
+    assert wlog.status == "success" and 0.0 <= wm["compliance"] <= 1.0 and any(k.startswith("compliance_") for k in wm), wm
+    assert {s.metadata["family"] for s in wlog.samples} == {"keyword_once"} and len(wlog.samples) == LIMIT
