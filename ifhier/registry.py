@@ -218,10 +218,18 @@ def _declaring_modules()->tuple:
     return tuple(getattr(importlib.import_module("ifhier"), "CONSTRAINT_MODULES", ()))
 
 class Registry(dict):
-    "Constraint types by id; the modules that declare them are imported once, on the first lookup."
+    """Constraint types by id; the modules that declare them are imported once, on the first lookup. It iterates
+    in one canonical order — by declaring module as the package lists them, then as declared — whatever imported
+    first: the sampler draws from this order, so importing one checker module early must not change a build."""
     def __init__(self):
         super().__init__()
-        self._state, self._lock = None, threading.RLock()
+        self._state, self._lock, self._ordered = None, threading.RLock(), None
+    def __setitem__(self, k, v): super().__setitem__(k, v); self._ordered = None
+    def _order(self)->list:
+        if self._ordered is None:
+            rank = {m: i for i, m in enumerate(_declaring_modules())}
+            self._ordered = sorted(dict.keys(self), key=lambda k: rank.get(dict.__getitem__(self, k).check.__module__, len(rank)))
+        return self._ordered
     def load(self)->"Registry":
         "Import every declaring module (once, thread-safe; a lookup made while they load sees what is there so far)."
         if self._state == "loaded": return self
@@ -235,12 +243,12 @@ class Registry(dict):
         return self
     def __getitem__(self, k): return super(Registry, self.load()).__getitem__(k)
     def __contains__(self, k): return super(Registry, self.load()).__contains__(k)
-    def __iter__(self): return super(Registry, self.load()).__iter__()
+    def __iter__(self): return iter(self.load()._order())
     def __len__(self): return super(Registry, self.load()).__len__()
     def get(self, k, default=None): return super(Registry, self.load()).get(k, default)
-    def keys(self): return super(Registry, self.load()).keys()
-    def values(self): return super(Registry, self.load()).values()
-    def items(self): return super(Registry, self.load()).items()
+    def keys(self): return list(self.load()._order())
+    def values(self): return [dict.__getitem__(self, k) for k in self.load()._order()]
+    def items(self): return [(k, dict.__getitem__(self, k)) for k in self.load()._order()]
 
 # %% ../nbs/01_registry.ipynb #9a9925aa
 REGISTRY: dict[str, ConstraintType] = Registry()
@@ -262,7 +270,8 @@ def _check_hooks(cid:str, hooks:dict):
                              + f" (hooks: {', '.join(HOOKS)})")
 
 def _check_declaration(ct:ConstraintType):
-    if ct.id in REGISTRY and not _same_declaration(REGISTRY[ct.id], ct): raise ValueError(f"duplicate constraint id {ct.id!r}")
+    old = dict.get(REGISTRY, ct.id)        # what is declared so far (a declaration never triggers loading the rest)
+    if old is not None and not _same_declaration(old, ct): raise ValueError(f"duplicate constraint id {ct.id!r}")
     if ct.level not in LEVELS: raise ValueError(f"{ct.id}: level must be one of {LEVELS}")
     if not ct.scopes or set(ct.scopes) - set(SCOPE_KINDS): raise ValueError(f"{ct.id}: bad scopes {ct.scopes}")
     if len(ct.templates) < 2: raise ValueError(f"{ct.id}: declare at least two templates")

@@ -70,3 +70,15 @@ def test_summary_mentions_every_type(built):
     md = summary_md(*built, seed=0)
     assert all(f"| {cid} |" in md for cid in REGISTRY)
     assert "## Root format by depth" in md and "## Prompt length by depth" in md
+
+@pytest.mark.parametrize("first", ["ifhier.checkers.case", "ifhier.checkers.combination", "ifhier.checkers.format"])
+def test_import_order_does_not_change_the_build(first):
+    "A checker module imported on its own before anything else (a user's notebook, a test file) builds the same bytes."
+    import subprocess, sys
+    code = (f"import {first}, hashlib\nfrom ifhier.registry import REGISTRY\nfrom ifhier.bench.build import build_benchmark, load_tasks\n"
+            f"recs, _ = build_benchmark(load_tasks({str(TASKS)!r}), seed=0, per_depth=6)\n"
+            "print(' '.join(REGISTRY)); print(hashlib.sha256(repr(recs).encode()).hexdigest())")
+    runs = [subprocess.run([sys.executable, "-c", c], capture_output=True, text=True, timeout=600)
+            for c in (code, code.replace(f"import {first}, hashlib", "import hashlib"))]
+    assert all(r.returncode == 0 for r in runs), [r.stderr[-1500:] for r in runs]
+    assert runs[0].stdout == runs[1].stdout

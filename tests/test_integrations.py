@@ -2,7 +2,7 @@
 `lm_eval --tasks ifhierbench` against a local OpenAI-compatible server (127.0.0.1) that answers each prompt with
 its witness; their logs read back by `ifhier score`; `ifhier export hf` loaded by `datasets`; `ifhier report A B
 --compare`; and the core never importing inspect_ai, lm_eval or datasets."""
-import ast, json, os, subprocess, sys
+import ast, re, json, os, subprocess, sys
 from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
@@ -104,6 +104,11 @@ def test_inspect_log_of_another_benchmark_is_named(inspect_log, tmp_path):
         assert "an inspect log of task 'inspect_evals/ifeval', dataset 'google/IFEval', not of this benchmark" in err
 
 
+def _samples_of(out: Path, task: str) -> Path:
+    "lm-eval's samples file of `task` itself (`samples_TASK_<timestamp>.jsonl`, not its per-depth tasks')."
+    return next(p for p in out.rglob(f"samples_{task}_*.jsonl") if re.fullmatch(rf"samples_{task}_\d[-\dT:.]*\.jsonl", p.name))
+
+
 def test_lm_eval_reports_full_accuracy_on_witness_answers(lm_eval_out):
     out, stdout = lm_eval_out
     results = json.loads(next(out.rglob("results_*.json")).read_text())
@@ -119,7 +124,7 @@ def test_lm_eval_reports_full_accuracy_on_witness_answers(lm_eval_out):
 
 
 def test_lm_eval_samples_score_through_ifhier(lm_eval_out, tmp_path):
-    samples = next(lm_eval_out[0].rglob("samples_ifhierbench_*.jsonl"))
+    samples = _samples_of(lm_eval_out[0], "ifhierbench")
     code, out, err = call("score", "--responses", samples, "--out", tmp_path / "s.jsonl")
     assert code == 0, err
     assert f"answered {LIMIT}/{LIMIT} (prompt, sample) pairs" in out and "model 'witness-model'" in out
@@ -128,7 +133,7 @@ def test_lm_eval_samples_score_through_ifhier(lm_eval_out, tmp_path):
 
 
 def test_lm_eval_samples_of_another_task_are_named(lm_eval_out, tmp_path):
-    samples = next(lm_eval_out[0].rglob("samples_ifhierbench_*.jsonl"))
+    samples = _samples_of(lm_eval_out[0], "ifhierbench")
     other = tmp_path / samples.name.replace("ifhierbench", "ifeval")
     lines = [json.loads(l) for l in samples.read_text().splitlines()]
     for i, s in enumerate(lines): s["doc"] = dict(key=1000 + i, prompt=s["doc"]["prompt"], instruction_id_list=[], kwargs=[])
