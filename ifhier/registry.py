@@ -228,7 +228,8 @@ class Registry(dict):
     def _order(self)->list:
         if self._ordered is None:
             rank = {m: i for i, m in enumerate(_declaring_modules())}
-            self._ordered = sorted(dict.keys(self), key=lambda k: rank.get(dict.__getitem__(self, k).check.__module__, len(rank)))
+            module = lambda k: getattr(getattr(dict.__getitem__(self, k), "check", None), "__module__", None)
+            self._ordered = sorted(dict.keys(self), key=lambda k: rank.get(module(k), len(rank)))
         return self._ordered
     def load(self)->"Registry":
         "Import every declaring module (once, thread-safe; a lookup made while they load sees what is there so far)."
