@@ -180,7 +180,7 @@ def render_scope(node:ConstraintNode,      # one scope
     if voice: return out + [voice.say(s, alias, node.via, root, vary(s) if c else s, node.kind) for s, c in zip(sents, coins)]
     return out + [_finish(vary(s) if c else s, alias) for s, c in zip(sents, coins)]
 
-# %% ../../nbs/bench/31_render.ipynb #9181dd2c
+# %% ../../nbs/bench/31_render.ipynb #27950934
 P_VOICE = 0.8          # chance that a sentence takes another of its openings
 P_TAG = dict(plain=0.72, first=0.13, ask=0.15)   # which kind of opening a re-opened sentence takes
 P_FRAME = 0.25         # chance that the constraints open with a line saying, in the first person, what the answer is for
@@ -344,9 +344,10 @@ class Voice:
         a, i, f, k = self.rng.random(), int(self.rng.integers(1 << 30)), self.rng.random(), int(self.rng.integers(1 << 30))
         if self.level < 2 or len(sents) < 3: return sents
         out, mid, end = list(sents), LINKS[0][k % len(LINKS[0])], LINKS[1][k % len(LINKS[1])]
-        ok = [j for j in range(1, len(out) - 1) if "\n" not in out[j]]
+        fits = lambda s: "\n" not in s and not s.startswith("Letter counts")   # a link needs a sentence, not a list of counts
+        ok = [j for j in range(1, len(out) - 1) if fits(out[j])]
         if a < P_LINK and ok: j = ok[i % len(ok)]; out[j] = f"{mid} {_low(out[j])}"
-        if f < P_LINK and "\n" not in out[-1]: out[-1] = f"{end} {_low(out[-1])}"
+        if f < P_LINK and fits(out[-1]): out[-1] = f"{end} {_low(out[-1])}"
         return out
 
 # %% ../../nbs/bench/31_render.ipynb #b027aec2
