@@ -10,7 +10,8 @@ import pytest
 from ifhier.registry import get_type, place_of, ParamError, IntParam
 from ifhier.tree import ConstraintNode, iter_nodes
 from ifhier.bench.sampler import load_vocab, genre_vocab, load_tasks, fights_context, VALUE_SETS
-from ifhier.checkers.case import EXACT_TEXT
+import ifhier.catalog   # declare every type in the catalog's order first: importing one checker module before it reorders REGISTRY
+from ifhier.checkers.case import EXACT_TEXT  # (and with it what the sampler draws: the committed build would no longer match)
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "ifhier" / "data" / "ifhierbench.jsonl"
