@@ -23,6 +23,7 @@ STRUCTURE_WORDS = {"title", "titles", "heading", "headings", "section", "section
                    "key", "keys", "label", "labels", "bullet", "bullets", "list", "field", "value", "chapter", "part", "note",
                    "p.s.", "postscript", "subject", "greeting", "header"}
 COUNT_PARAMS = {"n", "min_chars", "max_chars"}
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'd|I'll|I've|[Mm]e|[Mm]y|[Ww]e|[Ww]e're|[Ww]e'd|[Ww]e'll|[Oo]ur|us)\b")
 
 def constraint_text(prompt:str, task:dict|None=None)->str:
     "The prompt without its task sentence and context (the constraint paragraphs)."
@@ -114,6 +115,10 @@ def counts(recs:list, tasks:dict|None=None, witnesses:dict|None=None)->dict:
         if r["depth"] == 3: c.setdefault("_d3_words", []).append(len(text.split()))
         for s in _sentences(text):
             openings[" ".join(s.split()[:2]).casefold()] += 1; nsent += 1
+        # audience and purpose: the prompt (its context left out) speaks in the first person, asks a question
+        own = r["prompt"].replace(t["context"], "") if t and t.get("context") else r["prompt"]
+        c["first_person"] += bool(FIRST_PERSON.search(own))
+        c["question"] += bool(re.search(r"\?(?:\s|$)", own))
         # woven format: the root format named in the task paragraph
         first = r["prompt"].split("\n\n")[0]
         if r["tree"]["kind"] != "string" and re.search(r"JSON|Markdown|list|labeled|bullet|heading|section", first) and \
@@ -122,6 +127,7 @@ def counts(recs:list, tasks:dict|None=None, witnesses:dict|None=None)->dict:
     d3 = c.pop("_d3_words", [0])
     return dict(c, round_share=round(rounds / max(nums, 1), 3), counts_ge10=nums, char_ranges=ranges, char_ranges_wide_or_unround=wide,
                 constraint_paragraph_words_max=words_max, distinct_two_word_openings_per_sentence=round(len(openings) / max(nsent, 1), 3),
+                first_person_share=round(c.pop("first_person", 0) / max(len(recs), 1), 3), question_share=round(c.pop("question", 0) / max(len(recs), 1), 3),
                 depth3_constraint_words_mean=round(sum(d3) / len(d3), 1), depth3_constraint_words_max=max(d3),
                 containers=sum(r["tree"]["kind"] != "string" for r in recs))
 

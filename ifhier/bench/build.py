@@ -22,7 +22,7 @@ __all__ = ['BUILDER_VERSION', 'DEPTHS', 'MAX_WORDS', 'BENCH_FIELDS', 'build_one'
            'load_bench', 'summary_tables', 'summary_md', 'cli_build', 'write_jsonl']
 
 # %% ../../nbs/bench/33_build.ipynb #1f8911eb
-BUILDER_VERSION = "ifhier-build/1.2"
+BUILDER_VERSION = "ifhier-build/1.3"
 DEPTHS = (0, 1, 2, 3)
 MAX_WORDS = {0: 100, 1: 120, 2: 140, 3: 150}   # words of constraint text a person would still read through, by depth
 
@@ -42,7 +42,7 @@ def build_one(task:dict,      # the seed task
     w, vs = witness_verdicts(tree)
     bad_ = [v for v in vs if not v.passed]
     if bad_: return None, f"witness: {bad_[0].constraint} ({bad_[0].verdict})"
-    prompt = render_prompt(tree, task, np.random.default_rng([*seeds, depth, index, attempt, 1]))
+    prompt = render_prompt(tree, task, np.random.default_rng([*seeds, depth, index, attempt, 1]), voice=True, max_words=MAX_WORDS[depth])
     words = len(prompt.split()) - len(task["task"].split()) - len((task.get("context") or "").split())
     if words > MAX_WORDS[depth]: return None, "render: constraint text too long"
     return dict(depth=depth, task_id=task["task_id"], genre=task["genre"], task=task["task"], context=task.get("context"),
