@@ -280,7 +280,7 @@ def render_leaf(spec:LeafSpec,  # what the scope needs
     if spec.case == "lower": out = out.lower()
     return out
 
-# %% ../../nbs/bench/32a_leaves.ipynb #f0f3c9f2
+# %% ../../nbs/bench/32a_leaves.ipynb #0fb53f37
 def _fit(got:int, iv:tuple)->int:
     "How far `got` must move to enter interval `iv` (0 when inside)."
     return iv[0] - got if got < iv[0] else (iv[1] - got if got > iv[1] else 0)
@@ -303,6 +303,9 @@ def _adjust(spec, kn, text, fill_lo:int=2, fill_hi:int=12)->bool:
         return True
     d = _fit(len(text.strip()), spec.chars)
     if d:
+        if kn.natural and spec.words == (0, INF) and (d > 0 or nf > kn.n_plain):   # material: more or fewer words, as written
+            new = max(kn.n_plain, nf + (math.ceil(d / 7) if d > 0 else math.floor(d / 7)))
+            if new != nf: kn.n_filler = new; return True
         fc = kn.filler_chars or kn.natural or 5 * nf
         room = (fill_hi * nf - fc) if d > 0 else (fc - fill_lo * nf)
         if abs(d) <= room: kn.filler_chars = fc + d; return True

@@ -58,7 +58,7 @@ def _leaf_from(cons:str, seed:int, material:tuple)->tuple:
         served = {}
         return solve_leaf(cs, seed=seed, served=served), tuple(sorted(served.items())), True
 
-# %% ../../nbs/bench/32b_witness.ipynb #d9a37e02
+# %% ../../nbs/bench/32b_witness.ipynb #5a015012
 _IMPERATIVE = frozenset("""write draft compose create give list summarize summarise describe explain prepare produce make plan
 suggest provide outline propose design review analyze analyse rewrite translate generate tell share put turn build answer
 respond reply compare recommend imagine pretend act help""".split())
@@ -73,6 +73,7 @@ class Material:
     about: int = 0              # sentences (from `starts`) that are the task's text, not lists of names
     names: dict = field(default_factory=dict)  # role -> the genre's names, for parts the tree leaves unnamed
     turn: int = 0               # scopes written so far (successive scopes read on from different places)
+    taken: frozenset = frozenset()  # every name the tree uses (`norm_name`): a spare part never repeats one
     def for_scope(self, name:str, seed:int)->tuple:
         "The words for one scope: the body from a sentence its seed picks among those that mention the scope's name (any if none does)."
         if not self.body: return ()
@@ -126,9 +127,12 @@ def task_material(tree:ConstraintNode|dict,  # the prompt's constraint tree
     if names and sum(map(len, groups)) < 40: groups.append([w for n in dict.fromkeys(names) for w in material_words(n.replace("_", " "))])
     body, starts = [], []
     for g in groups: starts.append(len(body)); body += g
-    return Material(tuple(body), tuple(starts), about=about, names=roles)
+    taken = {norm_name(str(v)) for n in iter_nodes(tree) for v in (n.node.via or {}).values() if not isinstance(v, int)}
+    taken |= {norm_name(str(x)) for n in iter_nodes(tree) for _, p in n.node.constraints
+              for k in ("keys", "headings", "labels") for x in p.get(k) or []}
+    return Material(tuple(body), tuple(starts), about=about, names=roles, taken=frozenset(taken))
 
-# %% ../../nbs/bench/32b_witness.ipynb #dbded0e6
+# %% ../../nbs/bench/32b_witness.ipynb #6dcd2b8e
 def _child_ctx(node:ConstraintNode, ctx:Ctx)->Ctx:
     if node.kind in ("json", "array"): return Ctx(True, ctx.md_level if node.kind == "array" else 0)
     if node.kind == "markdown": return Ctx(False, _md_level(node, ctx))
@@ -144,7 +148,7 @@ SPARE = {"key": ("summary", "details", "comments", "extra_info", "remarks"),
 
 def _spare(role:str, taken:list, k:int, mat=None)->list:
     "`k` plausible names for parts a prompt requires without naming them (never `note_N`), none equal to a name in `taken`; the genre's own names first."
-    t = {norm_name(str(x[0] if isinstance(x, tuple) else x)) for x in taken}
+    t = {norm_name(str(x[0] if isinstance(x, tuple) else x)) for x in taken} | (mat.taken if mat else set())
     cands = list(dict.fromkeys([*(mat.names.get(role, ()) if mat else ()), *SPARE[role]]))
     out = [n for n in cands if norm_name(n) not in t][:k]
     return out + [f"{SPARE[role][0]} {i + 2}" for i in range(k - len(out))]
