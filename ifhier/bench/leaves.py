@@ -26,7 +26,7 @@ def spec_of(constraints:list,  # [(constraint id, params)] of one string scope
         hook(spec, **params)
     return spec
 
-# %% ../../nbs/bench/32a_leaves.ipynb #5dd452ad
+# %% ../../nbs/bench/32a_leaves.ipynb #fef1df38
 VOCAB = tuple(sorted(set("""
 able about above across active after again ahead allow almost alone along always among amount angle animal
 answer apart apple area around autumn avoid away baby back balance ball band bank basket beach beauty before
@@ -100,7 +100,7 @@ class Filler:
         self.by_len = {L: [ws[i] for i in rng.permutation(len(ws))] for L, ws in sorted(self.by_len.items())}
         self.used, self.served = {}, {"material": 0, "fallback": 0}
         mat = [w for w in self.material if self._ok(w)]
-        self.stream = tuple(mat) if len(set(mat)) >= 3 else ()      # too little material reads no better than VOCAB
+        self.stream = tuple(mat) if len(set(mat)) >= 6 else ()      # too little material reads no better than VOCAB
         self.mat_len = {}
         for w in self.stream: self.mat_len.setdefault(len(w), []).append(w)
         self.lens = sorted(set(self.by_len) | set(self.mat_len))

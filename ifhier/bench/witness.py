@@ -58,7 +58,7 @@ def _leaf_from(cons:str, seed:int, material:tuple)->tuple:
         served = {}
         return solve_leaf(cs, seed=seed, served=served), tuple(sorted(served.items())), True
 
-# %% ../../nbs/bench/32b_witness.ipynb #5a015012
+# %% ../../nbs/bench/32b_witness.ipynb #7eca8402
 _IMPERATIVE = frozenset("""write draft compose create give list summarize summarise describe explain prepare produce make plan
 suggest provide outline propose design review analyze analyse rewrite translate generate tell share put turn build answer
 respond reply compare recommend imagine pretend act help""".split())
@@ -74,10 +74,11 @@ class Material:
     names: dict = field(default_factory=dict)  # role -> the genre's names, for parts the tree leaves unnamed
     turn: int = 0               # scopes written so far (successive scopes read on from different places)
     taken: frozenset = frozenset()  # every name the tree uses (`norm_name`): a spare part never repeats one
+    seed: int = 0               # the witness seed (where the first scope starts reading)
     def for_scope(self, name:str, seed:int)->tuple:
         "The words for one scope: the body from a sentence its seed picks among those that mention the scope's name (any if none does)."
         if not self.body: return ()
-        seed, self.turn = seed + self.turn, self.turn + 1
+        seed, self.turn = self.seed + self.turn, self.turn + 1          # successive scopes: successive sentences
         ends = self.starts[1:] + (len(self.body),)
         nw = set(material_words(str(name).replace("_", " ")))
         text = list(zip(self.starts, ends))[:self.about or len(self.starts)]
@@ -102,6 +103,7 @@ def _pool(task_id)->list:
 
 def task_material(tree:ConstraintNode|dict,  # the prompt's constraint tree
                   task:dict|None=None,       # its seed task or benchmark record (`task`, `context`, `genre`, `keywords` or `task_id`)
+                  seed:int=0,                # the witness seed
                  )->Material:                # the words its witness is written from
     "The task's own words, in reading order: context, instruction, keyword pool, the tree's part names, the genre's names."
     tree = tree if isinstance(tree, ConstraintNode) else ConstraintNode.from_json(tree)
@@ -130,7 +132,7 @@ def task_material(tree:ConstraintNode|dict,  # the prompt's constraint tree
     taken = {norm_name(str(v)) for n in iter_nodes(tree) for v in (n.node.via or {}).values() if not isinstance(v, int)}
     taken |= {norm_name(str(x)) for n in iter_nodes(tree) for _, p in n.node.constraints
               for k in ("keys", "headings", "labels") for x in p.get(k) or []}
-    return Material(tuple(body), tuple(starts), about=about, names=roles, taken=frozenset(taken))
+    return Material(tuple(body), tuple(starts), about=about, names=roles, taken=frozenset(taken), seed=seed)
 
 # %% ../../nbs/bench/32b_witness.ipynb #6dcd2b8e
 def _child_ctx(node:ConstraintNode, ctx:Ctx)->Ctx:
@@ -230,7 +232,7 @@ def realise(node:ConstraintNode,  # the scope to write
     box = box_of(node)
     return {"json": _json, "array": _array, "markdown": _markdown, "labeled": _labeled}[node.kind](node, box, ctx, path, seed, mat)
 
-# %% ../../nbs/bench/32b_witness.ipynb #e43285e7
+# %% ../../nbs/bench/32b_witness.ipynb #7bdf54e7
 def _args(tree, task)->tuple:
     "A benchmark record stands for its tree and its task."
     if isinstance(tree, dict) and "tree" in tree: tree, task = tree["tree"], task or tree
@@ -241,7 +243,7 @@ def _witness(tree:ConstraintNode, seed:int, task:dict|None)->tuple:
     plain = realise(tree, Ctx(), "$", seed)
     pt = to_text(plain, indent=2); pv = check(tree, pt)
     if not all(v.passed for v in pv): return plain, pt, pv, None     # the oracle's answer decides feasibility, as it always has
-    mat = task_material(tree, task)
+    mat = task_material(tree, task, seed)
     try:
         r = realise(tree, Ctx(), "$", seed, mat)
         t = to_text(r, indent=2); vs = check(tree, t)
