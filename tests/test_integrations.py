@@ -55,13 +55,15 @@ def inspect_log(witness_server, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def lm_eval_out(witness_server, tmp_path_factory):
-    "`ifhier export lm-eval DIR` then `lm_eval ... --tasks ifhierbench --include_path DIR --limit 40`: (output folder, CLI output)."
+    """`ifhier export lm-eval DIR`, the folder moved elsewhere (as when shared), then `lm_eval ... --tasks
+    ifhierbench,ifhierbench_depths --include_path MOVED --limit 40`: (output folder, CLI output)."""
     tmp = tmp_path_factory.mktemp("lmeval")
-    code, out, err = call("export", "lm-eval", tmp / "tasks")
+    code, out, err = call("export", "lm-eval", tmp / "exported")
     assert code == 0, err
+    (tmp / "exported").rename(tmp / "tasks")
     r = _run([BIN / "lm_eval", "--model", "local-chat-completions", "--model_args",
               f"model=witness-model,base_url={witness_server.url}/chat/completions,num_concurrent=4,tokenizer_backend=None",
-              "--tasks", "ifhierbench", "--include_path", tmp / "tasks", "--limit", LIMIT, "--apply_chat_template",
+              "--tasks", "ifhierbench,ifhierbench_depths", "--include_path", tmp / "tasks", "--limit", LIMIT, "--apply_chat_template",
               "--log_samples", "--output_path", tmp / "out"], tmp)
     return tmp / "out", r.stdout
 
@@ -104,10 +106,15 @@ def test_inspect_log_of_another_benchmark_is_named(inspect_log, tmp_path):
 
 def test_lm_eval_reports_full_accuracy_on_witness_answers(lm_eval_out):
     out, stdout = lm_eval_out
-    res = json.loads(next(out.rglob("results_*.json")).read_text())["results"]["ifhierbench"]
+    results = json.loads(next(out.rglob("results_*.json")).read_text())
+    res = results["results"]["ifhierbench"]
     assert res["prompt_level_strict_acc,none"] == 1.0 and res["inst_level_strict_acc,none"] == 1.0
     assert res["prompt_level_loose_acc,none"] == 1.0 and res["inst_level_loose_acc,none"] == 1.0
     assert res["d0_prompt_level_strict_acc,none"] == 1.0
+    group = results["groups"]["ifhierbench_depths"]                      # one task per depth, weighted by size
+    assert group["prompt_level_strict_acc,none"] == 1.0 and group["inst_level_loose_acc,none"] == 1.0
+    assert {f"ifhierbench_d{k}" for k in range(4)} <= set(results["results"])
+    assert all(results["results"][f"ifhierbench_d{k}"]["prompt_level_strict_acc,none"] == 1.0 for k in range(4))
     assert "prompt_level_strict_acc" in stdout
 
 
@@ -200,3 +207,22 @@ def test_core_never_imports_the_integrations():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **OFFLINE}, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout
+
+
+def test_inspect_task_options_and_the_wise_task_run_end_to_end(witness_server, tmp_path):
+    "`-T depth=2 -T profile=strict -T per_type=1` narrows the task and its metrics; `ifhier/wise_wording` runs and grades."
+    from inspect_ai.log import read_eval_log
+    _run([BIN / "inspect", "eval", "ifhier/ifhierbench", "--model", "openai/witness-model", "--model-base-url", witness_server.url,
+          "-T", "depth=2", "-T", "profile=strict", "-T", "per_type=1", "--log-dir", tmp_path / "a", "--display", "plain"], tmp_path)
+    log = read_eval_log(str(next((tmp_path / "a").glob("*.eval"))))
+    m = {k: v.value for k, v in log.results.scores[0].metrics.items()}
+    assert log.status == "success" and m["prompt_level_strict_acc"] == 1.0 and not any("loose" in k for k in m), m
+    bench = {r["id"]: r for r in load_bench(SHIPPED)}
+    ids = [s.id for s in log.samples]
+    assert 0 < len(ids) < 150 and all(bench[i]["depth"] == 2 for i in ids)          # depth 2 only, and fewer than all of it
+    _run([BIN / "inspect", "eval", "ifhier/wise_wording", "--model", "openai/witness-model", "--model-base-url", witness_server.url,
+          "-T", "families=keyword_once", "--limit", LIMIT, "--log-dir", tmp_path / "w", "--display", "plain"], tmp_path)
+    wlog = read_eval_log(str(next((tmp_path / "w").glob("*.eval"))))
+    wm = {k: v.value for k, v in wlog.results.scores[0].metrics.items()}
+    assert wlog.status == "success" and 0.0 <= wm["compliance"] <= 1.0 and any(k.startswith("compliance_") for k in wm), wm
+    assert {s.metadata["family"] for s in wlog.samples} == {"keyword_once"} and len(wlog.samples) == LIMIT

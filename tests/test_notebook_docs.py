@@ -44,3 +44,20 @@ def test_every_section_heading_has_prose():
 
 def test_the_docs_site_has_an_index_page_source():
     assert (NBS / "index.ipynb").exists(), "nbs/index.ipynb (the README's source and the site's front page) is missing"
+
+
+def test_make_docs_builds_a_page_per_library_notebook(tmp_path):
+    "`make docs` (scripts/docs.py): nbdev's processing + smalldocs, offline; index.html and one page per library notebook."
+    import subprocess, sys
+    root = NBS.parent
+    site = tmp_path / "site"
+    r = subprocess.run([sys.executable, str(root / "scripts" / "docs.py"), "--out", str(site)],
+                       cwd=root, capture_output=True, text=True, timeout=1500)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    assert (site / "index.html").exists()
+    for nb in LIBRARY:
+        page = site / nb.relative_to(NBS).with_suffix(".html")
+        assert page.exists(), f"no page for {nb.relative_to(NBS)}"
+    assert "count_words" in (site / "00_text.html").read_text()     # the API docs are rendered
+    assert "def build_one(" in re.sub(r"<[^>]+>", "", (site / "bench" / "33_build.html").read_text())   # show_doc ran past its mixed setup cells
+    assert (site / "figures" / "workbench.png").exists()             # the index page's pictures travel with it

@@ -11,20 +11,24 @@ from ..bench.build import load_bench
 from .scoring import score_text
 
 # %% auto #0
-__all__ = ['DEPTHS', 'LEVELS', 'depth_0', 'depth_1', 'depth_2', 'depth_3', 'UTILS_PY', 'process_results', 'agg_inst_level_acc',
-           'agg_depth', 'depth_filter', 'task_config', 'export_lm_eval', 'cli_export_lm_eval']
+__all__ = ['DEPTHS', 'LEVELS', 'depth_0', 'depth_1', 'depth_2', 'depth_3', 'UTILS_PY', 'process_levels', 'process_results',
+           'agg_inst_level_acc', 'agg_depth', 'depth_filter', 'task_config', 'export_lm_eval', 'cli_export_lm_eval']
 
 # %% ../../nbs/integrations/92_lmeval.ipynb #f9de8cac
 DEPTHS = (0, 1, 2, 3)
 LEVELS = ("prompt_level_strict_acc", "inst_level_strict_acc", "prompt_level_loose_acc", "inst_level_loose_acc")
 
-def process_results(doc:dict,     # one benchmark row (`tree` as JSON text)
-                    results:list, # lm-eval's results for it: [completion]
-                   )->dict:       # metric name -> per-answer value
-    "The per-answer values of IFEval's four metrics (and their per-depth twins) for `results[0]` on `doc`."
+def process_levels(doc:dict,     # one benchmark row (`tree` as JSON text)
+                   results:list, # lm-eval's results for it: [completion]
+                  )->dict:       # metric name -> per-answer value
+    "The per-answer values of IFEval's four metrics for `results[0]` on `doc` (what a one-depth task reports)."
     vs = score_text(doc["tree"], results[0] if results else "")
     per = {pf: [v.passed for v in x] for pf, x in vs.items()}
-    out = {f"prompt_level_{pf}_acc": all(p) for pf, p in per.items()} | {f"inst_level_{pf}_acc": p for pf, p in per.items()}
+    return {f"prompt_level_{pf}_acc": all(p) for pf, p in per.items()} | {f"inst_level_{pf}_acc": p for pf, p in per.items()}
+
+def process_results(doc:dict, results:list)->dict:
+    "`process_levels` and their per-depth twins (lm-eval aggregates every key returned, so each task returns only its own)."
+    out = process_levels(doc, results)
     d = int(doc["depth"])
     for k in DEPTHS:
         for m in LEVELS: out[f"d{k}_{m}"] = (d == k, out[m])
@@ -50,7 +54,14 @@ depth_0, depth_1, depth_2, depth_3 = (depth_filter(k) for k in DEPTHS)
 
 # %% ../../nbs/integrations/92_lmeval.ipynb #75337622
 UTILS_PY = '''"""lm-eval callbacks for IFHierBench: the scoring is ifhier's checker (pip install "ifhier[integrations]")."""
-from ifhier.integrations.lmeval import process_results, agg_inst_level_acc, agg_depth, depth_0, depth_1, depth_2, depth_3
+from pathlib import Path
+import datasets
+from ifhier.integrations.lmeval import process_results, process_levels, agg_inst_level_acc, agg_depth, depth_0, depth_1, depth_2, depth_3
+
+
+def ifhierbench_rows(**metadata):
+    "lm-eval's custom_dataset: the rows of ifhierbench.jsonl beside this file, wherever the folder now is."
+    return datasets.load_dataset("json", data_files={"test": str(Path(__file__).with_name("ifhierbench.jsonl"))})
 '''
 
 def _metric_list(depths=True)->list:
@@ -64,13 +75,12 @@ def _yaml(d:dict)->str:
     import re, yaml
     return re.sub(r"'(!function [\w.]+)'", r"\1", yaml.safe_dump(d, sort_keys=False, allow_unicode=True, width=200))
 
-def task_config(data_file:str|Path, # absolute path of the benchmark rows
-                name:str="ifhierbench",
+def task_config(name:str="ifhierbench",
                 depths:bool=True,   # add the per-depth metrics
                 max_gen_toks:int=2048,
                )->dict:
     "The lm-eval task config (as a dict) of IFHierBench."
-    return dict(task=name, dataset_path="json", dataset_name=None, dataset_kwargs=dict(data_files=dict(test=str(data_file))),
+    return dict(task=name, custom_dataset="!function utils.ifhierbench_rows",
                 output_type="generate_until", test_split="test", num_fewshot=0, doc_to_text="{{prompt}}", doc_to_target=0,
                 generation_kwargs=dict(until=[], do_sample=False, temperature=0.0, max_gen_toks=max_gen_toks),
                 process_results="!function utils.process_results", metric_list=_metric_list(depths),
@@ -86,10 +96,10 @@ def export_lm_eval(out_dir:str|Path,        # the task folder to write (created)
     data = out / "ifhierbench.jsonl"
     write_jsonl([dict(id=r["id"], depth=r["depth"], task_id=r.get("task_id"), prompt=r["prompt"], tree=json.dumps(r["tree"], ensure_ascii=False))
                  for r in bench], data)
-    files = {"ifhierbench.yaml": _yaml(task_config(data, max_gen_toks=max_gen_toks)), "utils.py": UTILS_PY}
+    files = {"ifhierbench.yaml": _yaml(task_config(max_gen_toks=max_gen_toks)), "utils.py": UTILS_PY}
     for k in DEPTHS:
-        c = task_config(data, f"ifhierbench_d{k}", depths=False, max_gen_toks=max_gen_toks)
-        files[f"ifhierbench_d{k}.yaml"] = _yaml(dict(c, process_docs=f"!function utils.depth_{k}"))
+        c = task_config(f"ifhierbench_d{k}", depths=False, max_gen_toks=max_gen_toks)
+        files[f"ifhierbench_d{k}.yaml"] = _yaml(dict(c, process_docs=f"!function utils.depth_{k}", process_results="!function utils.process_levels"))
     files["ifhierbench_depths.yaml"] = _yaml(dict(group="ifhierbench_depths", task=[f"ifhierbench_d{k}" for k in DEPTHS],
                                                   aggregate_metric_list=[dict(metric=m, weight_by_size=True) for m in LEVELS],
                                                   metadata=dict(version=1.0)))

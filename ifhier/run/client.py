@@ -39,11 +39,9 @@ def _usage(resp)->dict|None:
     return {k: v for k, v in d.items() if v is not None and not isinstance(v, (dict, list)) or k.endswith("_details") and v}
 
 def _cost(litellm, resp)->float|None:
-    hp = getattr(resp, "_hidden_params", None) or {}
-    c = hp.get("response_cost")
-    if c is None and "response_cost" not in hp:          # litellm already tried (and had no price): don't ask twice
-        try: c = litellm.completion_cost(completion_response=resp)
-        except Exception: c = None
+    "The response's price from litellm's public `completion_cost`; `None` when litellm has no price for the model."
+    try: c = litellm.completion_cost(completion_response=resp)
+    except Exception: return None       # a model missing from the price map
     return float(c) if c else None      # litellm says 0 when it has no price: unknown, not free
 
 def completion_text(resp)->str|None:
