@@ -14,7 +14,7 @@ from ..io import InputError, read_jsonl, data_path
 from ..registry import REGISTRY, ParamError, IntParam, get_type, conflicts_of, place_of
 from ..specs import INF, rel_interval
 from ..tree import ConstraintNode, validate_tree
-from .vocab import VOCAB_ROLES, vocab_problems, load_vocab, genre_vocab, admissible_formats, _norm_id, _related
+from .vocab import VOCAB_ROLES, vocab_problems, load_vocab, genre_vocab, admissible_formats, identifier_words, names_overlap
 
 # %% auto #0
 __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'P_OPEN', 'P_EXTRA', 'N_CONTENT', 'FANOUT',
@@ -109,7 +109,7 @@ def structure_word(w:str,    # a keyword-pool entry
     "Does `w` name a part of an answer: a structure word, or a word of one of the genre's keys, headings or labels?"
     stem = lambda t: t[:-2] if re.search(r"(?:ss|ch|sh|x)es$", t) else t[:-1] if len(t) > 3 and t.endswith("s") and not t.endswith("ss") else t
     toks = {stem(t) for t in re.findall(r"[a-z']+", w.casefold())}
-    names = {stem(t) for role in ("key", "heading", "label") for n in gv[role] for t in re.findall(r"[a-z']+", _norm_id(n)) if len(t) > 3}
+    names = {stem(t) for role in ("key", "heading", "label") for n in gv[role] for t in re.findall(r"[a-z']+", identifier_words(n)) if len(t) > 3}
     return bool(toks & ({stem(t) for t in STRUCTURE_WORDS} | names))
 
 # %% ../../nbs/bench/30_sampler.ipynb #5e7d42e5
@@ -124,7 +124,7 @@ def fights_context(phrase:str,  # a pool entry
 
 def free_pool(pool:list, used:list)->list:
     "Words of `pool` that neither equal, contain nor are contained in a word of `used`."
-    return [w for w in pool if not any(_related(w, u) for u in used)]
+    return [w for w in pool if not any(names_overlap(w, u) for u in used)]
 
 def lexical_values(p, v)->list:
     "The pool words a drawn value `v` of parameter `p` uses."
@@ -186,7 +186,7 @@ def draw_params(cid:str,                  # constraint type id
             v = p.sample(rng, dict(ctx, pool=free_pool(src, used + words)))
             params[name] = v
             words += lexical_values(p, v)
-        clash = any(_related(a, b) for i, a in enumerate(words) for b in words[i + 1:])
+        clash = any(names_overlap(a, b) for i, a in enumerate(words) for b in words[i + 1:])
         if ctx.get("human", True): params = humanise(cid, params, place)
         if params is None or not feasible(params) or clash: continue
         try: return ct.validate(params), words

@@ -11,7 +11,8 @@ import yaml
 from ..io import InputError, data_path
 
 # %% auto #0
-__all__ = ['VOCAB_ROLES', 'vocab_problems', 'load_vocab', 'genre_vocab', 'admissible_formats']
+__all__ = ['VOCAB_ROLES', 'identifier_words', 'names_overlap', 'vocab_problems', 'load_vocab', 'genre_vocab',
+           'admissible_formats']
 
 # %% ../../nbs/bench/29_vocab.ipynb #e0c2c47b
 VOCAB_ROLES = {"key": "keys", "heading": "headings", "label": "labels"}
@@ -20,11 +21,13 @@ _TITLE = re.compile(r"[A-Z][A-Za-z']*(?: [A-Za-z][A-Za-z']*)*")
 _ROLE_FOR = {"json": "keys", "array": None, "markdown": "headings", "labeled": "labels"}
 _KINDS = tuple(_ROLE_FOR)
 
-def _norm_id(s:str)->str: return str(s).replace("_", " ").casefold()
+def identifier_words(s:str)->str:
+    "An identifier read as words: `_` is a space, case is folded (`Prep_Time` -> `prep time`)."
+    return str(s).replace("_", " ").casefold()
 
-def _related(a:str, b:str)->bool:
+def names_overlap(a:str, b:str)->bool:
     "Does one name or word contain the other (ignoring case; `_` reads as a space)?"
-    a, b = _norm_id(a), _norm_id(b)
+    a, b = identifier_words(a), identifier_words(b)
     return a in b or b in a
 
 def vocab_problems(vocab:dict,          # a parsed structure vocabulary
@@ -55,7 +58,7 @@ def vocab_problems(vocab:dict,          # a parsed structure vocabulary
             allnames = [n for n in names + list(common.get(role) or []) if isinstance(n, str)]
             for i, a in enumerate(allnames):
                 for b in allnames[i + 1:]:
-                    if _related(a, b): errs.append(f"{g}: {role} {a!r} and {b!r} overlap")
+                    if names_overlap(a, b): errs.append(f"{g}: {role} {a!r} and {b!r} overlap")
         if "code" in e and not isinstance(e["code"], bool): errs.append(f"{g}: code must be true or false")
         known = {n for r in ("keys", "headings", "labels") for n in list(e.get(r) or []) + list(common.get(r) or [])} | set(fields)
         holds = dict(common.get("holds") or {}) | dict(e.get("holds") or {})

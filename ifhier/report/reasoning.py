@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 from ..tree import ConstraintNode, iter_nodes
 from ..stats import bootstrap_ci
-from .score import resolve_rows
+from ..run.rundir import resolve_rows
 
 # %% auto #0
 __all__ = ['SEPARATION_THRESHOLD', 'constraint_phrases', 'strip_restatement', 'traversals', 'first_mentions', 'kendall_distance',

@@ -10,7 +10,8 @@ import pandas as pd
 from ..verdicts import check_flat
 from ..tree import ConstraintNode
 from ..stats import percentile_ci, resample_counts
-from .score import resolve_rows, NO_ANSWER
+from ..run.rundir import resolve_rows
+from .score import NO_ANSWER
 from .tables import answers, _boot_runs, _with_overall
 
 # %% auto #0

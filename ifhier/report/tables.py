@@ -13,7 +13,8 @@ from ..verdicts import PROFILES, check_flat
 from ..registry import REGISTRY
 from ..tree import ConstraintNode, iter_nodes
 from ..stats import bootstrap_ci
-from .score import load_run, score_run, resolve_rows
+from ..run.rundir import load_run, resolve_rows
+from .score import score_run
 
 # %% auto #0
 __all__ = ['DEPTH_COLS', 'LEVEL_NAMES', 'is_synthetic', 'Run', 'load_runs', 'node_table', 'all_scores', 'answers', 'accuracy_ci',
