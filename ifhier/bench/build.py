@@ -39,7 +39,7 @@ def build_one(task:dict,      # the seed task
     rng = np.random.default_rng([*seeds, depth, index, attempt])
     try: tree = sample_tree(task, depth, rng, node_ok=node_ok, stats=None if stats is None else stats.setdefault("redraws", Counter()))
     except ParamError as e: return None, f"sampler: {str(e).split(' at level')[0]}"
-    w, vs = witness_verdicts(tree)
+    w, vs = witness_verdicts(tree, task=task)
     bad_ = [v for v in vs if not v.passed]
     if bad_: return None, f"witness: {bad_[0].constraint} ({bad_[0].verdict})"
     prompt = render_prompt(tree, task, np.random.default_rng([*seeds, depth, index, attempt, 1]), voice=True, max_words=MAX_WORDS[depth])

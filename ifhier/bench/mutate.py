@@ -10,7 +10,7 @@ from ..registry import REGISTRY, get_type
 from ..tree import ConstraintNode, iter_nodes
 from ..verdicts import check
 from ..specs import Real, to_text
-from .witness import Ctx, realise, witness_response
+from .witness import Ctx, realise, witness_response, witness_real
 
 # %% auto #0
 __all__ = ['mutants', 'mutation_table', 'kill_rates']
@@ -22,10 +22,11 @@ def _index(r:Real, out:dict)->dict:
         if isinstance(v, Real): _index(v, out)
     return out
 
-def mutants(tree:ConstraintNode|dict, seed:int=0)->list[dict]:
-    "One mutant per constraint of `tree`: which constraint, the mutated answer, and the needle."
+def mutants(tree:ConstraintNode|dict, seed:int=0, task:dict|None=None)->list[dict]:
+    "One mutant per constraint of `tree` (or of a benchmark record's tree, written from its task): which constraint, the mutated answer, and the needle."
+    if isinstance(tree, dict) and "tree" in tree: tree, task = tree["tree"], task or tree
     tree = tree if isinstance(tree, ConstraintNode) else ConstraintNode.from_json(tree)
-    base, out = realise(tree, Ctx(), "$", seed), []
+    base, out = witness_real(tree, seed, task), []
     for v in iter_nodes(tree):
         for j, (cid, p) in enumerate(v.node.constraints):
             r = copy.deepcopy(base); target = _index(r, {})[v.path]
@@ -44,7 +45,7 @@ def mutation_table(records:list,  # benchmark records
     rows = []
     for rec in records:
         tree = ConstraintNode.from_json(rec["tree"])
-        for m in mutants(tree):
+        for m in mutants(tree, task=rec):
             vs = check(tree, m["response"], profile=profile)
             same = [v for v in vs if v.node_path == m["node_path"] and v.constraint == m["constraint"]]
             t = same[m["which"]] if len(same) > m["which"] else None
