@@ -24,18 +24,18 @@ def _root_only(tree:ConstraintNode)->ConstraintNode:
         if v.depth > 0: v.node.constraints = []
     return t
 
-def respond_root_only(tree:ConstraintNode, seed:int=0)->str:
+def respond_root_only(tree:ConstraintNode, seed:int=0, task:dict|None=None)->str:
     "Answer honouring only the root scope's constraints."
-    return witness_response(_root_only(tree), seed=seed)
+    return witness_response(_root_only(tree), seed=seed, task=task)
 
-def respond_no_format(tree:ConstraintNode, seed:int=0)->str:
+def respond_no_format(tree:ConstraintNode, seed:int=0, task:dict|None=None)->str:
     "Answer in plain prose, ignoring every format and nested scope."
-    return witness_response(ConstraintNode("string", None, [], []), seed=seed)
+    return witness_response(ConstraintNode("string", None, [], []), seed=seed, task=task)
 
-def respond_one_slip(tree:ConstraintNode, seed:int=0)->str:
+def respond_one_slip(tree:ConstraintNode, seed:int=0, task:dict|None=None)->str:
     "The witness with one constraint (chosen by `seed`) deliberately broken."
-    ms = mutants(tree, seed=0)
-    return ms[int(np.random.default_rng(seed).integers(len(ms)))]["response"] if ms else witness_response(tree)
+    ms = mutants(tree, seed=0, task=task)
+    return ms[int(np.random.default_rng(seed).integers(len(ms)))]["response"] if ms else witness_response(tree, task=task)
 
 # %% ../../nbs/run/51_responders.ipynb #54232180
 def _content(c)->bool: return REGISTRY[c[0]].opens is None
@@ -55,12 +55,12 @@ def _wrong_scope_tree(tree:ConstraintNode)->ConstraintNode:
         t.constraints += [c for c in lift if c[0] not in {x[0] for x in t.constraints}]
     return t
 
-def respond_wrong_scope(tree:ConstraintNode, seed:int=0)->str:
+def respond_wrong_scope(tree:ConstraintNode, seed:int=0, task:dict|None=None)->str:
     "Right content at the wrong scope: nested requirements swapped between same-kind scopes, or lifted to the root."
-    try: return witness_response(_wrong_scope_tree(tree), seed=seed)
-    except Exception: return respond_root_only(tree, seed=seed)
+    try: return witness_response(_wrong_scope_tree(tree), seed=seed, task=task)
+    except Exception: return respond_root_only(tree, seed=seed, task=task)
 
-RESPONDERS = {"witness": lambda tree, seed=0: witness_response(tree),
+RESPONDERS = {"witness": lambda tree, seed=0, task=None: witness_response(tree, task=task),
               "root-only (synthetic)": respond_root_only,
               "no-format (synthetic)": respond_no_format,
               "one-slip (synthetic)": respond_one_slip,
@@ -80,10 +80,10 @@ def answer_seed(prompt_id, sample:int)->int:
 
 def responder_source(name:str, # a responder's short name or label
                     ):         # `async (record, sample) -> dict`
-    "An answer source that writes `name`'s offline answer from each record's `tree`."
+    "An answer source that writes `name`'s offline answer from each record's `tree`, in the words of its task."
     fn = RESPONDERS[responder_label(name)]
     async def answer(rec:dict, sample:int)->dict:
         if "tree" not in rec: raise RunError(f"--model {name} needs benchmark records with a 'tree' ({rec.get('id')} has none)")
-        text = fn(ConstraintNode.from_json(rec["tree"], validate=False), seed=answer_seed(rec["id"], sample))
+        text = fn(ConstraintNode.from_json(rec["tree"], validate=False), seed=answer_seed(rec["id"], sample), task=rec)
         return dict(provider="synthetic", response=text, raw=None, reasoning=None, finish_reason="stop", usage=None, cost_usd=None)
     return answer
