@@ -247,7 +247,7 @@ class Registry(dict):
     def __iter__(self): return iter(self.load()._order())
     def __len__(self): return super(Registry, self.load()).__len__()
     def get(self, k, default=None): return super(Registry, self.load()).get(k, default)
-    def keys(self): return list(self.load()._order())
+    def keys(self): return dict.fromkeys(self.load()._order()).keys()   # a set-like view, in the canonical order
     def values(self): return [dict.__getitem__(self, k) for k in self.load()._order()]
     def items(self): return [(k, dict.__getitem__(self, k)) for k in self.load()._order()]
 
