@@ -225,6 +225,8 @@ class Registry(dict):
         super().__init__()
         self._state, self._lock, self._ordered = None, threading.RLock(), None
     def __setitem__(self, k, v): super().__setitem__(k, v); self._ordered = None
+    def __delitem__(self, k): super().__delitem__(k); self._ordered = None
+    def pop(self, k, *default): self._ordered = None; return super().pop(k, *default)
     def _order(self)->list:
         if self._ordered is None:
             rank = {m: i for i, m in enumerate(_declaring_modules())}
