@@ -43,10 +43,13 @@ def _train_rows(path)->tuple:
 _FEATURES = [("id", "string"), ("depth", "int64"), ("task_id", "string"), ("genre", "string"), ("prompt", "string"), ("tree", "string"),
              ("constraint_ids", "list"), ("n_constraints", "int64"), ("witness", "string"), ("builder_version", "string")]
 
-def _write_parquet(rows:list, path:Path):
+def _write_parquet(rows:list, path:Path)->int:
+    "Write `rows` as Parquet at `path`; the table's size in bytes (the card's `num_bytes`)."
     import pyarrow as pa, pyarrow.parquet as pq
     path.parent.mkdir(parents=True, exist_ok=True)
-    pq.write_table(pa.Table.from_pylist(rows), path)
+    t = pa.Table.from_pylist(rows)
+    pq.write_table(t, path)
+    return t.nbytes
 
 def _feature_yaml()->list:
     L = ["  features:"]
@@ -57,6 +60,7 @@ def _feature_yaml()->list:
 def dataset_card(splits:dict,   # split name -> number of rows
                  depths:list,   # depths present in the test split
                  summary:str="",# Markdown describing the build
+                 nbytes:dict|None=None, # split name -> its size in bytes (Arrow); the card states it as `num_bytes`
                 )->str:
     "The README.md (YAML metadata + card) of the exported dataset."
     from ifhier import __version__
@@ -68,7 +72,7 @@ def dataset_card(splits:dict,   # split name -> number of rows
     if "train" in splits: L += ["- config_name: trainer", "  data_files:", "  - split: train\n    path: data/trainer/train-*.parquet"]
     if "test" in splits:
         for d in depths: L += [f"- config_name: depth_{d}", "  data_files:", f"  - split: test\n    path: data/depth_{d}/test-*.parquet"]
-    L += ["dataset_info:", "  config_name: default"] + _feature_yaml() + ["  splits:"] + [f"  - name: {s}\n    num_examples: {n}" for s, n in splits.items()]
+    L += ["dataset_info:", "  config_name: default"] + _feature_yaml() + ["  splits:"] + [f"  - name: {s}\n    num_bytes: {(nbytes or {}).get(s, 0)}\n    num_examples: {n}" for s, n in splits.items()]
     L += ["---", "", "# IFHierBench", "",
           "Prompts whose output constraints form a **tree over the structure of the answer**: a constraint applies to "
           "a scope (the whole response, the value of a JSON key, an item of a list, the section under a Markdown "
@@ -110,7 +114,7 @@ def export_hf(out_dir:str|Path,               # the dataset folder to write
     bench = load_bench(bench_path or data_path("ifhierbench.jsonl"))
     test = hf_rows(bench)
     splits, files = {"test": len(test)}, []
-    _write_parquet(test, out / "data" / "test-00000-of-00001.parquet"); files.append("data/test-00000-of-00001.parquet")
+    nbytes = {"test": _write_parquet(test, out / "data" / "test-00000-of-00001.parquet")}; files.append("data/test-00000-of-00001.parquet")
     depths = sorted({r["depth"] for r in test})
     for d in depths:
         f = f"data/depth_{d}/test-00000-of-00001.parquet"
@@ -119,13 +123,14 @@ def export_hf(out_dir:str|Path,               # the dataset folder to write
         tr, trainer = _train_rows(train_set)
         if not tr: raise InputError(f"{train_set}: no training rows")
         for rows, f in ((tr, "data/train-00000-of-00001.parquet"), (trainer, "data/trainer/train-00000-of-00001.parquet")):
-            _write_parquet(rows, out / f); files.append(f)
+            size = _write_parquet(rows, out / f); files.append(f)
+            nbytes.setdefault("train", size)
         splits["train"] = len(tr)
     summary = ""
     if not bench_path:
         s = data_path("ifhierbench_summary.md")
         if Path(s).exists(): summary = Path(s).read_text(encoding="utf-8")
-    (out / "README.md").write_text(dataset_card(splits, depths, summary), encoding="utf-8"); files.append("README.md")
+    (out / "README.md").write_text(dataset_card(splits, depths, summary, nbytes), encoding="utf-8"); files.append("README.md")
     return dict(dir=str(out), splits=splits, files=files)
 
 def cli_export_hf(args)->int:
