@@ -42,9 +42,9 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(raw or b"{}")
         prompt = _user_text(body)
         fault = srv.next_fault(prompt)
-        with srv.lock: srv.log.append(dict(prompt=prompt, time=time.time(), fault=fault and fault[0], body=body,
-                                           auth=self.headers.get("Authorization")))
         route = self.path.rstrip("/")
+        with srv.lock: srv.log.append(dict(prompt=prompt, time=time.time(), fault=fault and fault[0], body=body,
+                                           auth=self.headers.get("Authorization"), route=route))
         if route not in ("/v1/chat/completions", "/v1/responses"): return self._send(404, {"error": {"message": "no route"}})
         make = srv.completion if route == "/v1/chat/completions" else srv.response
         if fault and fault[0] == "stall":

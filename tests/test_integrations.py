@@ -218,9 +218,14 @@ def test_core_never_imports_the_integrations():
 def test_inspect_task_options_and_the_wise_task_run_end_to_end(witness_server, tmp_path):
     "`-T depth=2 -T profile=strict -T per_type=1` narrows the task and its metrics; `ifhier/wise_wording` runs and grades."
     from inspect_ai.log import read_eval_log
-    _run([BIN / "inspect", "eval", "ifhier/ifhierbench", "--model", "openai/witness-model", "--model-base-url", witness_server.url,
-          "-T", "depth=2", "-T", "profile=strict", "-T", "per_type=1", "--log-dir", tmp_path / "a", "--display", "plain"], tmp_path)
+    # a GPT-5-named model makes inspect use OpenAI's Responses API, which a local server (vLLM's, say) may lack:
+    # `-M responses_api=false` keeps it on chat completions, as the README says
+    seen = len(witness_server.log)
+    _run([BIN / "inspect", "eval", "ifhier/ifhierbench", "--model", "openai/gpt-5-witness", "--model-base-url", witness_server.url,
+          "-M", "responses_api=false", "-T", "depth=2", "-T", "profile=strict", "-T", "per_type=1", "--log-dir", tmp_path / "a", "--display", "plain"], tmp_path)
     log = read_eval_log(str(next((tmp_path / "a").glob("*.eval"))))
+    routes = {r["route"] for r in witness_server.log[seen:]}
+    assert routes == {"/v1/chat/completions"}, routes
     m = {k: v.value for k, v in log.results.scores[0].metrics.items()}
     assert log.status == "success" and m["prompt_level_strict_acc"] == 1.0 and not any("loose" in k for k in m), m
     bench = {r["id"]: r for r in load_bench(SHIPPED)}
