@@ -130,7 +130,7 @@ def _visit(w:_Walk, node:ConstraintNode, path:str, at:Located, subject:str):
         if raw_c is None: w.unreachable(c, path + path_step(c.via), why)
         else: _visit(w, c, path + path_step(c.via), locate_child(at, value, info, c.via, raw_c), via_subject(c.via))
 
-# %% ../nbs/20_verdicts.ipynb #f6f24afd
+# %% ../nbs/20_verdicts.ipynb #b6d8581c
 def _check_depth(tree:ConstraintNode):
     "`InputError` if the built `tree` nests deeper than `MAX_TREE_DEPTH` (counted iteratively, so any depth is safe)."
     stack = [(tree, 0)]
@@ -183,9 +183,20 @@ def _at_least(strict:list, loose:list)->list:
     "Per constraint, the loose verdict unless the strict one is better: loose accepts whatever strict accepts."
     return [l if _RANK[l.verdict] >= _RANK[s.verdict] else s for s, l in zip(strict, loose)]
 
+def _root(response)->Located:
+    "The whole answer as the root scope: its `normal_text`, located in the response as given (BOM and CRLF counted)."
+    raw = scope_text(response)
+    text = normal_text(raw)
+    if text == raw: return Located(raw, Loc(), (0, len(raw)))
+    k, ci, oi, c = int(raw.startswith("\ufeff")), [], [], 0
+    p = k
+    for part in raw[k:].split("\r\n"):            # each CRLF became one LF: a new piece after it
+        ci.append(c); oi.append(p); c += len(part) + 1; p += len(part) + 2
+    return Located(text, Loc(tuple(ci), tuple(oi)), (0, len(raw)))
+
 def _check(tree:ConstraintNode, response, bare_json:bool, profile:str)->_Walk:
-    w, text = _Walk(check_profile(profile), bare_json), normal_text(scope_text(response))
-    _visit(w, tree, "$", Located(text, Loc(), (0, len(text))), "response")
+    w = _Walk(check_profile(profile), bare_json)
+    _visit(w, tree, "$", _root(response), "response")
     return w
 
 def scope_spans(tree:ConstraintNode|dict|str,  # the constraint tree
