@@ -9,8 +9,6 @@ from pathlib import Path
 import pandas as pd
 from ..io import InputError, data_path, jsonl_lines, write_jsonl, write_csv
 from ..registry import get_type
-from ..report.score import load_responses
-from ..run.rundir import load_run, resolve_rows
 from .items import load_forms
 from .audit import analyze_files, agreement_files
 from .build import build_prompts, grade, by_panel
@@ -41,11 +39,6 @@ def _is_variants(path)->bool:
     except ValueError: return False                      # the reader that follows names the bad line
     return isinstance(first, dict) and "tree" in first
 
-def _answers(path):
-    "An answers JSONL, or a run directory holding `responses.jsonl`."
-    p = Path(path)
-    return p / "responses.jsonl" if p.is_dir() else p
-
 def _kinds(pairs:list)->dict:
     "{family: kind} from `FAMILY=KIND` strings."
     bad = [p for p in pairs if "=" not in p]
@@ -65,9 +58,8 @@ def cli_build(args)->int:
 
 def cli_grade(args)->int:
     "`ifhier wise grade`: grade `args.answers` against WISE prompts or wording variants into `args.out`."
-    answers = _answers(args.answers)
-    if Path(args.answers).is_dir(): answers = resolve_rows(load_run(args.answers)[0])[0]   # a run: the row that answers each pair
-    if _is_variants(args.prompts): df = grade_variants(args.prompts, answers if isinstance(answers, list) else load_responses(answers), args.by_depth)
+    answers = args.answers    # a run directory, its responses.jsonl or an answers JSONL: both graders read it with `ifhier.run.answers`
+    if _is_variants(args.prompts): df = grade_variants(args.prompts, answers, args.by_depth)
     else:
         df = grade(answers, args.prompts, complete=not args.no_complete)
         if args.by_panel: df = by_panel(df, load_forms(args.forms) if args.forms else None)
@@ -102,7 +94,7 @@ def _wording_demo(args)->int:
     out = Path(args.out); vs = wording_variants(_bench(args.bench), args.constraint, args.depth, args.max_prompts, args.seed)
     write_jsonl(vs, out / "variants.jsonl")
     write_jsonl(simulate_responses(vs, samples=args.samples or 2, seed=args.seed), out / "responses.jsonl")
-    write_csv(grade_variants(vs, load_responses(out / "responses.jsonl"), args.by_depth), out / "graded.csv")
+    write_csv(grade_variants(vs, out / "responses.jsonl", args.by_depth), out / "graded.csv")
     res = audit_wording(_read_graded(out / "graded.csv"), args.reps, args.seed); _write_tables(res, out)
     print(f"wording audit of {args.constraint} (synthetic panel) -> {out}\n" + res["summary"].round(1).to_string(index=False)); return 0
 
