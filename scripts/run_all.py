@@ -3,7 +3,8 @@
 1. `ifhier build --seed 0`: the IFHierBench benchmark, checked byte-identical to the shipped one;
 2. `ifhier run --model M` for every offline answerer (the witness and the labelled synthetic responders),
    through the same runner, resume logic and run-directory format a paid model run uses;
-3. `ifhier score --loose`: every constraint at its own scope, strict and loose side by side;
+3. `ifhier score --loose`: every constraint at its own scope, strict and loose side by side, once per run
+   (`RUN/scores.csv`: the report and the figures read it instead of scoring again);
 4. `ifhier report out/runs/* --paper`: Table 2 / Table 3 layouts with bootstrap CIs, flat-checker over-credit,
    failure-mode signatures and reasoning order, offline answerers kept apart from models;
 5. the figures (accuracy by depth with CIs, per-type heatmap, over-credit, WISE contrasts, word-count errors,
@@ -51,11 +52,15 @@ def main(out: Path, reps: int):
     cli("run", "--model", "witness", "--bench", bench, "--out", runs[0])      # a re-run resumes: nothing left to ask
     done(t)
 
-    t = step("3. score every constraint at its own scope, strict and loose")
+    t = step("3. score every constraint at its own scope, strict and loose (once: the report and figures read these tables)")
     for d in runs: cli("score", "--bench", bench, "--responses", d, "--out", d / "scores.csv", "--loose")
     done(t)
 
     t = step("4. the report: paper layouts with bootstrap CIs")
+    from ifhier.report.tables import existing_scores
+    from ifhier.benchfile import load_bench
+    stale = [d.name for d in runs if not existing_scores(d, load_bench(bench), ("strict", "loose"))]
+    if stale: sys.exit(f"the score tables of {stale} would be scored again by the report")
     cli("report", *runs, "--bench", bench, "--out", out / "report", "--paper", "--seed", 0)
     md = (out / "report" / "report.md").read_text(encoding="utf-8")
     print(md.split("### Table 2 layout")[1].split("\n\n")[1])
