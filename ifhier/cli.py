@@ -4,7 +4,8 @@
 
 # %% auto #0
 __all__ = ['positive_int', 'count_int', 'positive_float', 'nonneg_float', 'seed_int', 'REPS', 'COMMAND_GROUPS', 'ShowsDefaults',
-           'command', 'group', 'seed_option', 'reps_option', 'out_option', 'build_parser', 'main', 'entry', 'call']
+           'command', 'group', 'seed_option', 'reps_option', 'out_option', 'time_limit_option', 'build_parser', 'main',
+           'entry', 'call']
 
 # %% ../nbs/90_cli.ipynb #c7eaf14a
 import argparse, os, sys
@@ -26,7 +27,7 @@ positive_float = _bounded(float, 1e-12, what="a positive number")
 nonneg_float = _bounded(float, 0.0, what="a non-negative number")
 seed_int = _bounded(int, 0, 2**32 - 1, what="a seed (0 to 2**32-1)")
 
-# %% ../nbs/90_cli.ipynb #f98137da
+# %% ../nbs/90_cli.ipynb #60592101
 class ShowsDefaults(argparse.ArgumentParser):
     "A parser whose `--help` shows each option's default (not `None`, `False` or an empty list), through argparse's public API."
     def add_argument(self, *args, **kw):
@@ -54,7 +55,7 @@ def group(sub, name:str, help:str):
     p = sub.add_parser(name, help=help, description=help)
     return p.add_subparsers(dest=f"{name}_command", metavar="COMMAND", required=True)
 
-# %% ../nbs/90_cli.ipynb #96781ae2
+# %% ../nbs/90_cli.ipynb #f66b7b7f
 REPS = dict(contrasts=10_000, agreement=2_000)   # bootstrap replicates per statistic (WISE spec §11)
 
 def seed_option(p:argparse.ArgumentParser, # a command's parser
@@ -76,7 +77,7 @@ def out_option(p:argparse.ArgumentParser, # a command's parser
     "Add the required `--out FILE` (or `--out DIR`) to `p`."
     p.add_argument("--out", required=True, metavar="DIR" if folder else "FILE", help=what)
 
-# %% ../nbs/90_cli.ipynb #c83fffff
+# %% ../nbs/90_cli.ipynb #c7249b8e
 def _bench_commands(sub):
     p = command(sub, "build", "ifhier.bench.build:cli_build", "build the IFHierBench benchmark: prompts per depth 0-3, each with a passing witness",
                 reads=("tasks",), writes=("out", "summary"))
@@ -97,7 +98,7 @@ def _bench_commands(sub):
     p.add_argument("--api-base", help="endpoint URL for OpenAI-compatible servers")
     p.add_argument("--concurrency", type=positive_int, default=4, help="requests in flight at most")
 
-# %% ../nbs/90_cli.ipynb #46a170da
+# %% ../nbs/90_cli.ipynb #b940f6d4
 def _run_commands(sub):
     p = command(sub, "run", "ifhier.run.runner:cli_run", "answer a prompt file with a model (litellm) or an offline responder into a run directory",
                 reads=("bench", "router", "config"), writes=("out",), resumes=True)
@@ -118,7 +119,12 @@ def _run_commands(sub):
     p.add_argument("--system", help="system message")
     p.add_argument("--config", help="YAML/JSON file of extra litellm parameters (top_p, extra_body, ...)")
 
-# %% ../nbs/90_cli.ipynb #602ca98a
+# %% ../nbs/90_cli.ipynb #30f296de
+def time_limit_option(p):
+    "`--time-limit SECONDS`: the per-answer limit of the guarded checker (its default lives in `ifhier.guard`, not imported here)."
+    p.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                   help="seconds per answer before its check is stopped and the answer counted unscored (default: ifhier.guard.TIME_LIMIT, 10)")
+
 def _score_commands(sub):
     p = command(sub, "score", "ifhier.report.score:cli_score", "score responses against the benchmark's constraint trees (one row per prompt, sample, constraint)",
                 reads=("bench", "responses"), writes=("out",))
@@ -128,6 +134,7 @@ def _score_commands(sub):
     p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
     p.add_argument("--loose", action="store_true", help="also score under the loose profile (rows told apart by the 'profile' column)")
     p.add_argument("--workers", type=positive_int, help="worker processes for the checking (default: the machine's cores, at most 8); the table is the same for any number")
+    time_limit_option(p)
     s = group(sub, "ifeval", "the IFEval profile: score IFEval-format data exactly as IFEval does")
     p = command(s, "score", "ifhier.ifeval.score:cli_score", "score an IFEval response file, strict or loose or both",
                 reads=("input", "responses"), writes=("out", "out_dir"))
@@ -140,7 +147,7 @@ def _score_commands(sub):
     p.add_argument("--letter-policy", choices=("literal", "reference-random"), default="literal", help="how a non-letter 'letter' kwarg is scored")
     seed_option(p, "--letter-policy reference-random")
 
-# %% ../nbs/90_cli.ipynb #e5752e5a
+# %% ../nbs/90_cli.ipynb #ecdbdeea
 def _report_commands(sub):
     p = command(sub, "report", "ifhier.report.write:cli_report", "report runs side by side like the paper: accuracy by depth, hardest types, failure modes, reasoning order",
                 reads=("bench",), writes=("out",))
@@ -152,8 +159,10 @@ def _report_commands(sub):
     p.add_argument("--n-boot", type=positive_int, default=2000, help="bootstrap replicates over prompts")
     p.add_argument("--answered-only", action="store_true", help="leave missing answers out instead of counting them as failed")
     p.add_argument("--compare", action="store_true", help="two runs: where they differ, node by node (paired bootstrap CIs, exact McNemar test)")
+    p.add_argument("--workers", type=positive_int, help="worker processes for scoring the runs (default: the machine's cores, at most 8)")
+    time_limit_option(p)
 
-# %% ../nbs/90_cli.ipynb #21c8f14f
+# %% ../nbs/90_cli.ipynb #febcb5f7
 def _wise_commands(sub):
     w = group(sub, "wise", "wording audits (WISE): build, answer offline, grade, analyze, agreement")
     p = command(w, "build", "ifhier.wise.commands:cli_build", "write the matched WISE prompts, or with --constraint the wording variants of one constraint type",
@@ -216,7 +225,7 @@ def _catalog_commands(sub):
     p = command(sub, "catalog", "ifhier.catalog:cli_catalog", "list the constraint types declared in the registry")
     p.add_argument("--json", action="store_true", help="print JSON records instead of a table")
 
-# %% ../nbs/90_cli.ipynb #84366476
+# %% ../nbs/90_cli.ipynb #e4a9618b
 def _train_commands(sub):
     p = command(sub, "train-set", "ifhier.reward.trainset:cli_train_set", "draw training prompts (tree, witness, trainer columns) disjoint from the benchmark",
                 reads=("tasks",), writes=("out", "parquet"))
@@ -229,7 +238,7 @@ def _train_commands(sub):
     p.add_argument("--tasks", help="your own seed tasks JSONL (default: the shipped train split)")
     p.add_argument("--workers", type=count_int, default=0, help="processes drawing records (0: this one; same result)")
 
-# %% ../nbs/90_cli.ipynb #a91e0c02
+# %% ../nbs/90_cli.ipynb #64a787a4
 def _export_commands(sub):
     e = group(sub, "export", "write the benchmark for other tools: an lm-eval task folder, a Hugging Face dataset")
     p = command(e, "lm-eval", "ifhier.integrations.lmeval:cli_export_lm_eval", "write an lm-eval task folder (YAML + utils.py calling ifhier): lm_eval --tasks ifhierbench --include_path DIR",
@@ -243,7 +252,7 @@ def _export_commands(sub):
     p.add_argument("--bench", help="benchmark JSONL: the test split (default: the shipped IFHierBench)")
     p.add_argument("--train-set", help="an `ifhier train-set` output (.jsonl or .parquet): the train split")
 
-# %% ../nbs/90_cli.ipynb #fc96bfa0
+# %% ../nbs/90_cli.ipynb #bc3f5925
 def _explain_commands(sub):
     p = command(sub, "explain", "ifhier.explain:cli_explain", "walk one answer through its constraint tree: each node's verdicts, reasons and slice",
                 reads=("bench", "responses"))
@@ -254,7 +263,7 @@ def _explain_commands(sub):
     p.add_argument("--flat", action="store_true", help="show the flat checker's verdict beside each hierarchical one")
     p.add_argument("--loose", action="store_true", help="walk under the loose checker profile (default: strict)")
 
-# %% ../nbs/90_cli.ipynb #b8b82877
+# %% ../nbs/90_cli.ipynb #4d06fa6b
 COMMAND_GROUPS = [_bench_commands, _run_commands, _score_commands, _report_commands, _explain_commands, _wise_commands, _train_commands, _export_commands, _catalog_commands]
 
 def build_parser()->argparse.ArgumentParser:
