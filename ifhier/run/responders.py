@@ -16,7 +16,7 @@ from .rundir import RunError
 __all__ = ['RESPONDERS', 'SYNTHETIC', 'respond_root_only', 'respond_no_format', 'respond_one_slip', 'respond_wrong_scope',
            'responder_label', 'answer_seed', 'responder_source']
 
-# %% ../../nbs/run/51_responders.ipynb #da160b65
+# %% ../../nbs/run/51_responders.ipynb #71969782
 def _root_only(tree:ConstraintNode)->ConstraintNode:
     "`tree` with every nested scope's own constraints dropped (children keep their place and kind)."
     t = copy.deepcopy(tree)
@@ -37,7 +37,7 @@ def respond_one_slip(tree:ConstraintNode, seed:int=0, task:dict|None=None)->str:
     ms = mutants(tree, seed=0, task=task)
     return ms[int(np.random.default_rng(seed).integers(len(ms)))]["response"] if ms else witness_response(tree, task=task)
 
-# %% ../../nbs/run/51_responders.ipynb #54232180
+# %% ../../nbs/run/51_responders.ipynb #fe5b11fc
 def _content(c)->bool: return REGISTRY[c[0]].opens is None
 
 def _wrong_scope_tree(tree:ConstraintNode)->ConstraintNode:
@@ -66,7 +66,7 @@ RESPONDERS = {"witness": lambda tree, seed=0, task=None: witness_response(tree, 
               "one-slip (synthetic)": respond_one_slip,
               "wrong-scope (synthetic)": respond_wrong_scope}
 
-# %% ../../nbs/run/51_responders.ipynb #5657485d
+# %% ../../nbs/run/51_responders.ipynb #69435593
 SYNTHETIC = {"witness": "witness", "root-only": "root-only (synthetic)", "no-format": "no-format (synthetic)",
              "one-slip": "one-slip (synthetic)", "wrong-scope": "wrong-scope (synthetic)"}
 
