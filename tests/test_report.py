@@ -40,9 +40,9 @@ def test_score_run_dir_coverage(tmp_path, bench):
     assert "answered 16/20 (prompt, sample) pairs; 4 prompts with no answer; 4 rows errored; 4 pairs duplicated" in out
     assert "the 4 missing answers count as failed" in out and "warning: 4 (prompt, sample) pairs" in err
     df = pd.read_csv(tmp_path / "s.csv", dtype={"depth": str})
-    assert list(df.columns) == ["prompt_id", "sample", "depth", "node_path", "constraint", "verdict", "reason", "params", "model", "profile"]
+    assert list(df.columns) == ["prompt_id", "sample", "depth", "node_path", "constraint", "verdict", "reason", "params", "model", "profile", "state"]
     miss = df[df.reason.str.startswith("no answer")]
-    assert miss.prompt_id.nunique() == 4 and set(miss.verdict) == {"fail"}
+    assert miss.prompt_id.nunique() == 4 and set(miss.verdict) == {"fail"} and set(miss.state) == {"missing"}
     assert set(miss[miss.prompt_id == BENCH[16]["id"]].reason) == {"no answer (Timeout)"}
     side = json.loads((tmp_path / "s.summary.json").read_text())
     assert side["coverage"]["missing"] == 4 and side["coverage"]["answered"] == 16
