@@ -12,7 +12,7 @@ from ..io import IfhierError
 __all__ = ['SECRET_NAME', 'MIN_SECRET', 'secret_values', 'Scrubber', 'scrub', 'Concurrency', 'is_local', 'classify',
            'retry_after', 'error_text', 'with_retries', 'run_async']
 
-# %% ../../nbs/run/52_limits.ipynb #d13f07e8
+# %% ../../nbs/run/52_limits.ipynb #b19eb6d2
 SECRET_NAME = re.compile(r"(?:^|[_\-.])(?:api_?key|apikey|key|token|secret|password|passwd|pwd|auth|authorization|credentials?|headers?|cookie|session_?id)(?:$|[_\-.])", re.I)
 MIN_SECRET = 6   # characters: a shorter value is not masked by value (it would hide ordinary words)
 _KEYLIKE = re.compile(r"\b(sk|pk|rk|gsk|xai|key|AIza)[-_]?[A-Za-z0-9_\-]{8,}")
@@ -67,7 +67,8 @@ class Scrubber:
         if _key is not None and SECRET_NAME.search(str(_key)) and o not in (None, "", [], {}): return "***"
         if isinstance(o, dict): return {k: self.obj(v, k) for k, v in o.items()}
         if isinstance(o, (list, tuple)): return [self.obj(v) for v in o]
-        return self.text(o) if isinstance(o, str) else o
+        if o is None or isinstance(o, (bool, int, float)): return o
+        return self.text(o if isinstance(o, str) else repr(o))          # anything else as its (scrubbed) repr: JSON-ready
 
 def scrub(text:str,   # any message that may carry a credential
           secrets=(), # further literal values to hide
