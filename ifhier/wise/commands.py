@@ -7,7 +7,7 @@ from __future__ import annotations
 import json, sys, warnings
 from pathlib import Path
 import pandas as pd
-from ..io import InputError, data_path, jsonl_lines, write_jsonl, write_csv
+from ..io import InputError, data_path, jsonl_lines, refuse_overlap, write_jsonl, write_csv
 from ..registry import get_type
 from .items import load_forms
 from .audit import analyze_files, agreement_files
@@ -48,6 +48,7 @@ def _kinds(pairs:list)->dict:
 # %% ../../nbs/wise/79_commands.ipynb #db786bd9
 def cli_build(args)->int:
     "`ifhier wise build`: the matched WISE prompts, or with `args.constraint` the wording variants of that type."
+    refuse_overlap({"--items": args.items, "--forms": args.forms, "--bench": args.bench}, {"--out": args.out})
     if args.constraint:
         vs = wording_variants(_bench(args.bench), args.constraint, args.depth, args.max_prompts, args.seed)
         write_jsonl(vs, args.out)
@@ -58,6 +59,7 @@ def cli_build(args)->int:
 
 def cli_grade(args)->int:
     "`ifhier wise grade`: grade `args.answers` against WISE prompts or wording variants into `args.out`."
+    refuse_overlap({"--prompts": args.prompts, "--answers": args.answers, "--forms": args.forms}, {"--out": args.out})
     answers = args.answers    # a run directory, its responses.jsonl or an answers JSONL: both graders read it with `ifhier.run.answers`
     if _is_variants(args.prompts): df = grade_variants(args.prompts, answers, args.by_depth)
     else:
@@ -72,6 +74,7 @@ def _is_wording(graded:pd.DataFrame)->bool:
 
 def cli_analyze(args)->int:
     "`ifhier wise analyze`: the WISE statistics of `args.graded` (a WISE or a wording graded CSV) into `args.out`."
+    refuse_overlap({"--graded": args.graded}, {"--out": args.out})
     graded = _read_graded(args.graded)
     if _is_wording(graded):
         res = audit_wording(graded, args.reps, args.seed, args.outcome)
@@ -86,11 +89,13 @@ def cli_analyze(args)->int:
 
 def cli_agreement(args)->int:
     "`ifhier wise agreement`: Fleiss' kappa and ICC(2,k) of `args.ratings` into `args.out`."
+    refuse_overlap({"--ratings": args.ratings}, {"--out": args.out, "--out agreement.csv": Path(args.out) / "agreement.csv"})
     path = agreement_files(args.ratings, args.out, args.reps, args.seed)
     print(f"wrote {path.name} to {args.out}"); return 0
 
 # %% ../../nbs/wise/79_commands.ipynb #94b32fbc
 def _wording_demo(args)->int:
+    refuse_overlap({"--bench": args.bench}, {f"--out {n}": Path(args.out) / n for n in ("variants.jsonl", "responses.jsonl", "graded.csv")})
     out = Path(args.out); vs = wording_variants(_bench(args.bench), args.constraint, args.depth, args.max_prompts, args.seed)
     write_jsonl(vs, out / "variants.jsonl")
     write_jsonl(simulate_responses(vs, samples=args.samples or 2, seed=args.seed), out / "responses.jsonl")
@@ -100,6 +105,7 @@ def _wording_demo(args)->int:
 
 def cli_demo(args)->int:
     "`ifhier wise demo`: synthetic answers to `args.prompts`, or with `args.constraint` a whole offline wording audit."
+    refuse_overlap({"--prompts": args.prompts, "--bench": args.bench}, {"--out": args.out})
     if args.constraint: return _wording_demo(args)
     if not args.prompts: raise InputError("wise demo needs --prompts FILE (or --constraint CID for a wording audit)")
     ans = demo_answers(args.prompts, seed=args.seed, samples=args.samples or 1)
