@@ -44,13 +44,14 @@ class Run:
     answers: Answers | None = field(default=None, repr=False)   # the resolved, visible answers (`read_answers`)
     scored_from: str | None = None   # the scores file read instead of scoring, if any
 
-# %% ../../nbs/report/61_report.ipynb #744fd05e
+# %% ../../nbs/report/61_report.ipynb #bfc77c5a
 SCORES_FILES = ("scores.csv", "scores.jsonl")   # where `ifhier score --out` is pointed in a run directory
 
 def scored_row(a)->dict:
     "The response row `score_run` scores for answer `a`: its visible text, or no response when it is missing."
     row = dict(a.row or {}, prompt_id=a.prompt_id, sample=a.sample, model=a.model)
-    return dict(row, response=None if a.missing else a.text, raw=None)
+    fr = "length" if a.cut_off else row.get("finish_reason")          # the visible text alone no longer shows an unclosed <think>
+    return dict(row, response=None if a.missing else a.text, raw=None, finish_reason=fr)
 
 def _read_scores(f:Path)->pd.DataFrame:
     if f.suffix == ".csv":
