@@ -11,9 +11,9 @@ from typing import Callable, Iterable
 import ifhier
 
 # %% auto #0
-__all__ = ['DATA_DIR', 'IfhierError', 'InputError', 'MissingFileError', 'data_path', 'project_root', 'atomic_open', 'json_line',
-           'mend_text', 'write_jsonl', 'write_json', 'write_csv', 'write_text', 'refuse_overlap', 'jsonl_lines',
-           'IfhierWarning', 'warn', 'repair_tail', 'read_jsonl']
+__all__ = ['DATA_DIR', 'RUN_FILES', 'IfhierError', 'InputError', 'MissingFileError', 'data_path', 'project_root', 'atomic_open',
+           'json_line', 'mend_text', 'write_jsonl', 'write_json', 'write_csv', 'write_text', 'refuse_overlap',
+           'jsonl_lines', 'IfhierWarning', 'warn', 'repair_tail', 'read_jsonl']
 
 # %% ../nbs/00a_io.ipynb #7e8ee54f
 class IfhierError(Exception):
@@ -110,7 +110,9 @@ def write_text(text:str, path:str|Path)->Path:
     with atomic_open(path) as f: f.write(text)
     return Path(path)
 
-# %% ../nbs/00a_io.ipynb #3eadc8f6
+# %% ../nbs/00a_io.ipynb #2fc1bad9
+RUN_FILES = ("responses.jsonl", "manifest.json", ".lock")   # a run directory's own files (`ifhier.run.rundir` owns their form)
+
 def _named(paths)->list[tuple[str, Path]]:
     items = paths.items() if isinstance(paths, dict) else ((str(p), p) for p in paths)
     return [(str(n), Path(os.path.realpath(os.path.expanduser(str(p))))) for n, p in items if p is not None and str(p) != ""]
@@ -126,7 +128,11 @@ def refuse_overlap(inputs,  # what the command reads: {option or label: path} or
     for i, (on, op) in enumerate(outs):
         for n, p in ins:
             if op == p: raise InputError(f"{on} {op} is also the input {n}: refusing to write over an input")
-            if _inside(op, p) and p.is_dir(): raise InputError(f"{on} {op} is inside the input folder {n} ({p}): refusing to write into an input")
+            if not (_inside(op, p) and p.is_dir()): continue
+            if not any((p / f).is_file() for f in RUN_FILES[:2]):
+                raise InputError(f"{on} {op} is inside the input folder {n} ({p}): refusing to write into an input")
+            if op.parent == p and op.name in RUN_FILES:
+                raise InputError(f"{on} {op} is the {op.name} of the input run directory {n} ({p}): refusing to write over it")
         for n, p in outs[:i]:
             if op == p: raise InputError(f"{on} and {n} are the same file ({op}): two outputs of one command would overwrite each other")
 

@@ -204,3 +204,14 @@ def test_torn_line_warns_in_one_line(tmp_path):
     warn = [l for l in p.stderr.splitlines() if "truncated" in l]
     assert warn == [f"ifhier: warning: {d / 'responses.jsonl'}:5: ignoring a truncated last line"], p.stderr
     assert "warnings.warn" not in p.stderr and "UserWarning" not in p.stderr
+
+
+def test_score_table_beside_the_answers_is_fine_but_not_over_them(tmp_path):
+    "The README's `--out runs/m/scores.csv` keeps working; the run's own files are protected (wise grade here; score: see the report)."
+    d, b = _run_dir(tmp_path, OK_ROWS, MAN), _bench(tmp_path)
+    code, o, err = call("score", "--bench", b, "--responses", d, "--out", d / "scores.csv")
+    assert code == 0, err
+    from ifhier.io import refuse_overlap, InputError
+    for name in ("responses.jsonl", "manifest.json", ".lock"):
+        with pytest.raises(InputError, match=f"is the {name} of the input run directory"):
+            refuse_overlap({"--responses": d}, {"--out": d / name})
