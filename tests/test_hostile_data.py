@@ -109,17 +109,14 @@ def test_no_secret_reaches_any_file(tmp_path, serve):
 
 def test_a_row_that_cannot_be_stored_loses_nothing_else(tmp_path, monkeypatch):
     import ifhier.run.runner as runner
-    real = runner.responder_source
-    def source(name):
-        inner = real(name)
-        async def answer(rec, sample):
-            out = await inner(rec, sample)
-            return dict(out, usage={"odd": object()}) if rec["id"] == BENCH[1]["id"] else out
-        return answer
-    monkeypatch.setattr(runner, "responder_source", source)
+    real = runner.json_line
+    def json_line(row):
+        if row.get("prompt_id") == BENCH[1]["id"]: raise TypeError("cannot serialise this reply")
+        return real(row)
+    monkeypatch.setattr(runner, "json_line", json_line)
     man = runner.run_benchmark("witness", BENCH, tmp_path / "run", progress=False)
     rows = {r["prompt_id"]: r for r in map(json.loads, (tmp_path / "run/responses.jsonl").read_text().splitlines())}
-    assert len(rows) == 4 and rows[BENCH[1]["id"]]["error"].startswith("StoreError: TypeError")
+    assert len(rows) == 4 and rows[BENCH[1]["id"]]["error"] == "StoreError: TypeError: cannot serialise this reply"
     assert all(rows[r["id"]]["error"] is None for r in BENCH if r["id"] != BENCH[1]["id"])
     assert (man["totals"]["answers"], man["totals"]["n_errors"]) == (3, 1)
 

@@ -18,7 +18,7 @@ from .client import litellm_source, load_mapping, provider_of
 # %% auto #0
 __all__ = ['run_benchmark', 'cli_run', 'cli_witness']
 
-# %% ../../nbs/run/53_runner.ipynb #5b23266e
+# %% ../../nbs/run/53_runner.ipynb #2db4666d
 def _totals(idx:dict)->dict:
     done = [r for r in idx.values() if is_answer(r)]
     errs = {}
@@ -67,8 +67,11 @@ class _Run:
             line = json_line(row)
         except Exception as e:               # a reply that cannot be stored as it is: an errored row, never a lost run
             row = dict(prompt_id=rec["id"], sample=sample, model=self.man["model"], response=None, attempts=n,
-                       error="StoreError: " + error_text(e, self.scrub)); line = json_line(row)
-        f.write(line + "\n"); f.flush()
+                       error="StoreError: " + error_text(e, self.scrub)); line = json.dumps(row)   # ASCII: always writable
+        try: f.write(line + "\n"); f.flush()
+        except Exception as e:               # the file itself refuses (disk full): say so and go on; a resume asks again
+            print(f"ifhier run: could not store the answer to {rec['id']} (sample {sample}): {error_text(e, self.scrub)}", file=sys.stderr)
+            row = dict(row, response=None, error="StoreError: " + error_text(e, self.scrub))
         self.spent += row.get("cost_usd") or 0; self.errors += not is_answer(row); self.tokens += (row.get("usage") or {}).get("total_tokens") or 0
         k = row_key(row)
         if supersedes(row, self.idx.get(k)): self.idx[k] = row
