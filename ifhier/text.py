@@ -10,9 +10,9 @@ from types import ModuleType
 
 # %% auto #0
 __all__ = ['count_words', 'punkt_tokenizer', 'punkt_abbreviations', 'split_sentences', 'count_sentences', 'word_tokens',
-           'capital_words', 'detect_language', 'split_paragraphs_blank', 'split_paragraphs_stars', 'bullet_lines',
-           'highlights', 'placeholders', 'count_letter', 'count_keyword', 'count_substring_ci', 'squash', 'occurrences',
-           'substring_occurrences', 'quote_join']
+           'capital_words', 'detect_language', 'norm_newlines', 'split_paragraphs_blank', 'split_paragraphs_stars',
+           'bullet_lines', 'highlights', 'placeholders', 'count_letter', 'count_keyword', 'count_substring_ci',
+           'squash', 'occurrences', 'substring_occurrences', 'quote_join']
 
 # %% ../nbs/00_text.ipynb #6b130c82
 _WORD = re.compile(r"\w+")
@@ -22,7 +22,7 @@ def count_words(text:str,  # any text
     "Number of words in `text`: maximal runs of `\\w` characters (IFEval §4.1)."
     return sum(1 for _ in _WORD.finditer(text))
 
-# %% ../nbs/00_text.ipynb #d900672f
+# %% ../nbs/00_text.ipynb #78596abb
 class _DeferredPackage(ModuleType):
     "A package whose `__init__` has not run: its submodules import without it; any other attribute runs it first."
     def _complete(self):
@@ -66,7 +66,7 @@ def _nltk_module(name:str, # a module inside `nltk.tokenize`, e.g. "punkt"
     "Import `nltk.tokenize.<name>` cheaply: through deferred `nltk` / `nltk.tokenize` packages unless nltk is imported."
     return _submodule(f"nltk.tokenize.{name}")
 
-# %% ../nbs/00_text.ipynb #17d4a63e
+# %% ../nbs/00_text.ipynb #2e6eef27
 class _Ortho(dict):
     "Orthographic context that answers 0 for unseen types without growing (NLTK's defaultdict grows)."
     def __missing__(self, key): return 0
@@ -125,7 +125,7 @@ def capital_words(text:str,  # any text
     "All-caps tokens of `word_tokens(text)` (IFEval's capital-word count)."
     return [t for t in word_tokens(text) if t.isupper()]
 
-# %% ../nbs/00_text.ipynb #b0e19333
+# %% ../nbs/00_text.ipynb #8e0452f6
 @cache
 def _lang_factory():
     "langdetect-rs's factory over langdetect's 55 profiles, seeded 0; built on the first detection."
@@ -144,14 +144,18 @@ def detect_language(text:str,  # the raw text (not normalised: IFEval detects on
     try: return d.detect()
     except LangDetectException: return None
 
-# %% ../nbs/00_text.ipynb #812da12a
+# %% ../nbs/00_text.ipynb #8a06f9cf
 _BLANK_SEP = re.compile(r"\n\s*\n")
 _STARS_SEP = re.compile(r"\s?\*\*\*\s?")
 
+def norm_newlines(text:str)->str:
+    "`text` with `\\r\\n` and lone `\\r` line endings read as `\\n` (IFHierBench's line-based checkers read lines this way)."
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
 def split_paragraphs_blank(text:str,  # any text
                           )->list[str]:  # stripped non-empty chunks
-    "IFHierBench paragraphs of `text`: chunks between blank lines, stripped, empty ones dropped."
-    return [c.strip() for c in _BLANK_SEP.split(text) if c.strip()]
+    "IFHierBench paragraphs of `text`: chunks between blank lines (any line ending), stripped, empty ones dropped."
+    return [c.strip() for c in _BLANK_SEP.split(norm_newlines(text)) if c.strip()]
 
 def split_paragraphs_stars(text:str,  # any text
                           )->list[str]|None:  # raw chunks, or None if an inner chunk is blank
@@ -163,18 +167,34 @@ def split_paragraphs_stars(text:str,  # any text
         elif 0 < i < len(chunks) - 1: return None
     return out
 
-# %% ../nbs/00_text.ipynb #151fda54
-_BUL_STAR = re.compile(r"^\s*\*[^\*].*$", re.M)
+# %% ../nbs/00_text.ipynb #7cbb75ae
+_BUL_STAR = re.compile(r"^\s*\*[^\*].*$", re.M)   # IFEval's two patterns, as `_ifeval_bullets` reads them
 _BUL_DASH = re.compile(r"^\s*-.*$", re.M)
-_BUL_STRICT = re.compile(r"^[ \t]*[-*][ \t]+\S.*$", re.M)
-_RULE = re.compile(r"^[ \t]*([-*])(?:[ \t]*\1){2,}[ \t]*$")
+_SPACES = re.compile(r"\s*+")
+
+def _ifeval_bullets(text:str, star:bool)->list[str]:
+    "`_BUL_STAR.findall(text)` (`star`) or `_BUL_DASH.findall(text)` in linear time."
+    out, i, n = [], 0, len(text)   # i: a line start; every line start inside one blank run sees the same first mark
+    while i <= n:
+        w = _SPACES.match(text, i).end()
+        if w < n and ((star and text[w] == "*" and w + 1 < n and text[w + 1] != "*") or (not star and text[w] == "-")):
+            e = text.find("\n", w + 2 if star and text[w + 1] == "\n" else w + 1)
+            e = n if e < 0 else e
+            out.append(text[i:e]); i = e + 1
+        else:
+            e = text.find("\n", w)
+            if e < 0: break
+            i = e + 1
+    return out
+_BUL_STRICT = re.compile(r"^[ \t]*+[-*][ \t]++\S.*$", re.M)
+_RULE = re.compile(r"^[ \t]*+([-*])(?:[ \t]*+\1){2,}+[ \t]*+$")
 
 def bullet_lines(text:str,  # any text
                  strict:bool=False,  # IFHierBench bullets instead of IFEval's count
                 )->list[str]:  # the bullet lines, stripped
     "Bullet lines of `text`: IFEval's `*`/`-` line-start matches, or (`strict`) `-`/`*` + space items."
-    if strict: return [m.group().strip() for m in _BUL_STRICT.finditer(text) if not _RULE.match(m.group())]
-    return [s.strip() for s in _BUL_STAR.findall(text) + _BUL_DASH.findall(text)]
+    if strict: return [m.group().strip() for m in _BUL_STRICT.finditer(norm_newlines(text)) if not _RULE.match(m.group())]
+    return [s.strip() for s in _ifeval_bullets(text, True) + _ifeval_bullets(text, False)]
 
 # %% ../nbs/00_text.ipynb #4853db28
 _HIGHLIGHT = re.compile(r"(?<!\*)\*([^\s*](?:[^\n*]*[^\s*])?)\*(?!\*)")
@@ -220,7 +240,7 @@ def count_substring_ci(text:str,  # any text
     "Case-insensitive occurrences of `sub` anywhere in `text` (no word boundaries)."
     return len(_literal(sub, False).findall(text)) if sub else 0
 
-# %% ../nbs/00_text.ipynb #e70fac0e
+# %% ../nbs/00_text.ipynb #f0908990
 _WS = re.compile(r"\s+")
 
 def squash(s:str,  # any text

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 # %% auto #0
 __all__ = ['PROFILES', 'LOOSE_TOLERANCES', 'Tolerance', 'content_variants', 'tolerance']
 
-# %% ../nbs/01a_tolerances.ipynb #d204b9fe
+# %% ../nbs/01a_tolerances.ipynb #13e72f74
 PROFILES = ("strict", "loose")
 
 class Tolerance(NamedTuple):
@@ -22,17 +22,21 @@ class Tolerance(NamedTuple):
     types: tuple = ()
 
 _EMO = r"[^\w\s*_#`~>\[(\"'“‘<]"  # a symbol or emoji (not a letter, digit, markup or quote)
+_NAME_HEAD = rf"\d{{1,3}}[.)][ \t]+|(?:{_EMO}+\ufe0f?[ \t]*)+"     # a decorated name's numbering or leading symbols
+_NAME_TAIL = rf"(?<=\w)[ \t]*(?:[.!]|(?:\ufe0f?{_EMO})+)"           # its trailing period or symbols, after a word
 LOOSE_TOLERANCES = (
     Tolerance("json-in-text", "scope", None,
               "text before and/or after one fenced or unfenced JSON value: the JSON value is the scope "
               "(json and array scopes, only when the strict reading fails)"),
-    Tolerance("fenced-answer", "scope", re.compile(r"\A[ \t]*(`{3,}|~{3,})[ \t]*(?:markdown|md|text|)[ \t]*\n(.*)\n[ \t]*\1[`~]*[ \t]*\Z", re.S | re.I),
+    Tolerance("fenced-answer", "scope", re.compile(r"\A[ \t]*+(`{3,}+|~{3,}+)[ \t]*+(?:markdown|md|text|)[ \t]*+\n(.*)\n[ \t]*+\1[`~]*+[ \t]*+\Z", re.S | re.I),
               "a whole Markdown or labeled answer wrapped in one ```markdown / ```md / ``` fence: the fence's content is the scope"),
-    Tolerance("decorated-name", "name", re.compile(rf"\A(?:\d{{1,3}}[.)][ \t]+|(?:{_EMO}+\ufe0f?[ \t]*)+)|(?<=\w)[ \t]*(?:[.!]|(?:\ufe0f?{_EMO})+)\Z"),
+    Tolerance("decorated-name", "name", re.compile(rf"\A(?:{_NAME_HEAD})|{_NAME_TAIL}\Z"),
               "heading and label names match after dropping numbering ('1. Vote'), a leading or trailing emoji and a trailing period, with hyphens read as spaces ('Sign-off' is 'sign off')"),
-    Tolerance("setext-heading", "heading", re.compile(r"^[ \t]{0,3}(\S[^\n]*?)[ \t]*\n[ \t]{0,3}(=+|-{2,})[ \t]*$", re.M),
+    Tolerance("setext-heading", "heading", re.compile(r"^[ \t]{0,3}(\S(?:[ \t]*+[^ \t\n])*+)[ \t]*+\n[ \t]{0,3}(=++|-{2,}+)[ \t]*+$", re.M),
               "setext headings (a one-line paragraph underlined with === or ---) are headings, level 1 and 2"),
-    Tolerance("decorated-label", "label", re.compile(r"^[ \t]{0,3}(?:(?:\d{1,9}[.)]|[-*+\u2022]|#{1,6})[ \t]+)?(?:\*\*|__|\*|_)?([^\W_][^:\n]*?)[ \t]*(?:\*\*|__|\*|_)?[ \t]*:(?:\*\*|__|\*|_)?(?:[ \t]+(.*)|[ \t]*)$", re.M),
+    Tolerance("decorated-label", "label", re.compile(r"^[ \t]{0,3}(?:(?:\d{1,9}[.)]|[-*+\u2022]|#{1,6})[ \t]+)?(?:\*\*|__|\*|_)?"
+                                                r"([^\W_](?:[ \t]*+(?:[^:\n \t*_]|(?!(?:\*\*|__|\*|_)[ \t]*+:)[*_]))*+)[ \t]*+(?:\*\*|__|\*|_)?+[ \t]*+:"
+                                                r"(?:\*\*|__|\*|_)?(?:[ \t]+(.*)|[ \t]*)$", re.M),
               "label lines written '1. Summary:', '*Summary:*', '### Summary:' or '- **Summary:**' are label lines when a label the tree asks for at this scope is written that way (then every line decorated the same way is a label line)"),
     Tolerance("lead-in", "label", None,
               "a first label line with nothing under it (a lead-in such as 'Here is the breakdown:'), whose name the tree does not ask for, is not a section"),
@@ -47,7 +51,7 @@ LOOSE_TOLERANCES = (
     Tolerance("json-slips", "scope", lambda t: _json_slips(t),
               "raw line breaks and tabs inside JSON strings and a trailing comma before } or ] are read as meant "
               "(json and array scopes, only when the strict reading fails)"),
-    Tolerance("emoji-tail", "content", lambda t: _EMOJI_TAIL.sub("", t),
+    Tolerance("emoji-tail", "content", lambda t: t[:_emoji_tail(t)],
               "trailing emoji or symbols are not a sentence of their own", ("string.num_sentences", "string.postscript")),
     Tolerance("sign-off", "content", lambda t: _SIGN_OFF.sub("", t),
               "a closing sign-off ('Best,' then a name, on the last two lines) is not a sentence", ("string.num_sentences",)),
@@ -61,7 +65,20 @@ LOOSE_TOLERANCES = (
 _TOL = {t.name: t for t in LOOSE_TOLERANCES}
 
 _EMPH_MARK = re.compile(r"\*\*|__|(?<![\w*])\*(?=\w)|(?<=[\w.!?])\*(?![\w*])")
-_EMOJI_TAIL = re.compile(r"(?:[ \t]+[^\w\s.,;:!?\"'“”‘’()\[\]*_#<>-]+)+\s*\Z")
+_EMOJI_TAIL = re.compile(r"(?:[ \t]+[^\w\s.,;:!?\"'“”‘’()\[\]*_#<>-]+)+\s*\Z")   # what `_emoji_tail` finds
+_SYMBOL = re.compile(r"[^\w\s.,;:!?\"'“”‘’()\[\]*_#<>-]")
+
+def _emoji_tail(t:str)->int:
+    "Where `_EMOJI_TAIL` matches in `t` (`len(t)` if nowhere), read from the end in linear time."
+    i, start = len(t), len(t)
+    while i > 0 and t[i - 1].isspace(): i -= 1          # the closing blanks
+    while True:                                         # then units of blanks + symbols, right to left
+        j = i
+        while j > 0 and _SYMBOL.match(t, j - 1): j -= 1
+        k = j
+        while k > 0 and t[k - 1] in " \t": k -= 1
+        if j == i or k == j: return start
+        start = i = k
 _SIGN_OFF = re.compile(r"\n[ \t]*(?:[*_]{0,2})(?:[A-Z][\w’']*)(?:[ \t]+[\w’']+){0,3},(?:[*_]{0,2})[ \t]*\n[ \t]*[*_]{0,2}[A-Z][\w.’'-]*(?:[ \t]+[A-Z][\w.’'-]*){0,3}[*_]{0,2}[ \t]*\Z")
 
 def _curly(t:str)->str:

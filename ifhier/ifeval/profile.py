@@ -78,7 +78,7 @@ def _nth_paragraph_first_word(text:str, num_paragraphs:int, nth_paragraph:int, f
         first += ch.lower()
     return count == num_paragraphs and first == first_word.lower()
 
-# %% ../../nbs/ifeval/21_profile.ipynb #f4e69d0a
+# %% ../../nbs/ifeval/21_profile.ipynb #abc87ab5
 def _number_placeholders(text:str, num_placeholders:int)->bool:
     "At least `num_placeholders` `[...]` spans."
     return len(placeholders(text)) >= num_placeholders
@@ -90,7 +90,9 @@ def _postscript_pattern(marker:str)->str:
 
 def _postscript(text:str, postscript_marker:str)->bool:
     "The marker's pattern occurs anywhere in the lower-cased text."
-    return re.search(_postscript_pattern(postscript_marker), text.lower(), re.M) is not None
+    p = _postscript_pattern(postscript_marker)
+    if not p[3:4] or p[3] not in "*+?{": p = p[3:]   # found exactly where it is without the leading `\s*`: linear
+    return re.search(p, text.lower(), re.M) is not None
 
 # %% ../../nbs/ifeval/21_profile.ipynb #8fded128
 CONSTRAINED_OPTIONS = ("My answer is yes.", "My answer is no.", "My answer is maybe.")
@@ -114,7 +116,7 @@ def _number_highlighted_sections(text:str, num_highlights:int)->bool:
     "At least `num_highlights` single plus double asterisk highlights."
     return _ifeval_highlight_count(text) >= num_highlights
 
-# %% ../../nbs/ifeval/21_profile.ipynb #048d7c02
+# %% ../../nbs/ifeval/21_profile.ipynb #3daca413
 def _section_pattern(splitter:str)->str: return r"\s?" + splitter.strip() + r"\s?\d+\s?"
 
 def _multiple_sections(text:str, section_spliter:str, num_sections:int)->bool:
@@ -129,9 +131,19 @@ def _json_format(text:str)->bool:
     except (ValueError, RecursionError): return False
     return True
 
+def _greedy_titles(text:str)->list[str]:
+    "`_TITLE.findall(text)` in linear time: on each line, from its first `<<` to its last `>>` (at most one per line)."
+    out, i = [], text.find("<<")
+    while i >= 0:
+        eol = text.find("\n", i); eol = len(text) if eol < 0 else eol
+        j = text.rfind(">>", i + 3, eol)
+        if j >= 0: out.append(text[i:j + 2])
+        i = text.find("<<", eol)
+    return out
+
 def _title(text:str)->bool:
     "Some greedy `<<…>>` on one line has non-blank text inside."
-    return any(t.lstrip("<").rstrip(">").strip() for t in _TITLE.findall(text))
+    return any(t.lstrip("<").rstrip(">").strip() for t in _greedy_titles(text))
 
 # %% ../../nbs/ifeval/21_profile.ipynb #4a891c05
 def _two_responses(text:str)->bool:
@@ -172,7 +184,7 @@ def _no_comma(text:str)->bool:
     "No ASCII comma."
     return "," not in text
 
-# %% ../../nbs/ifeval/21_profile.ipynb #d022a1f4
+# %% ../../nbs/ifeval/21_profile.ipynb #0442f231
 @dataclass(frozen=True)
 class IFEvalType:
     "One IFEval instruction: `check(response, **kwargs) -> bool`, its kwargs (name -> kind), its IFHierBench type."
