@@ -30,8 +30,8 @@ def test_build_witness_score_pipeline(tmp_path):
     code, out, _ = call("score", "--bench", bench, "--responses", run / "responses.jsonl", "--out", scores)
     assert code == 0 and "prompt_acc" in out
     df = pd.read_csv(scores)
-    assert set(df.verdict) == {"pass"} and df.prompt_id.nunique() == 20
-    assert list(df.columns) == ["prompt_id", "sample", "depth", "node_path", "constraint", "verdict", "reason", "params", "model", "profile"]
+    assert set(df.verdict) == {"pass"} and df.prompt_id.nunique() == 20 and set(df.state) == {"passed"}
+    assert list(df.columns) == ["prompt_id", "sample", "depth", "node_path", "constraint", "verdict", "reason", "params", "model", "profile", "state"]
     code, _, _ = call("score", "--bench", bench, "--responses", run / "responses.jsonl", "--out", tmp_path / "s.jsonl")
     assert code == 0 and len(pd.read_json(tmp_path / "s.jsonl", lines=True)) == len(df)
 

@@ -10,10 +10,9 @@ import pandas as pd
 from ..tree import ConstraintNode, iter_nodes
 from ..verdicts import check, prompt_accuracy, instruction_accuracy, unscored_verdicts
 from ..io import InputError, atomic_open, read_jsonl, write_json, write_jsonl, data_path
-from ..bench.build import load_bench
+from ..benchfile import load_bench
 from ..run.rundir import RESPONSE_FIELDS, is_answer, load_run, resolve_rows, visible_answer
-from ..integrations.logs import read_log, log_line
-from ..run.answers import visible
+from ..run.answers import answer_of_row, log_line, read_answers
 from ..guard import CUT_OFF, FAILED, MISSING, PASSED, STATES, TIME_LIMIT, UNSCORED, Unscored, error_reason, guarded_map
 
 # %% auto #0
@@ -85,7 +84,7 @@ def score_responses(bench:list,      # benchmark records (`load_bench`)
     unknown = sorted({str(r["prompt_id"]) for r in responses} - set(recs))
     if unknown: raise InputError(f"{len(unknown)} response(s) for prompt ids not in the benchmark, e.g. {unknown[0]!r}")
     rows = [(r["prompt_id"], r.get("sample", 0), r.get("model"), a.text or "", a.state)
-            for r in responses for a in [visible(r["response"], r.get("finish_reason"))]]
+            for r in responses for a in [answer_of_row(r)]]     # the one reader's rule: BOM, line ends, <think>, cut off
     trees = {pid: (recs[pid]["tree"], recs[pid]["depth"]) for pid in dict.fromkeys(p for p, *_ in rows)}
     cols = [[] for _ in SCORE_COLUMNS]
     with tqdm(total=len(rows), desc="score", unit="answer", disable=not progress) as bar:
@@ -210,9 +209,9 @@ def cli_score(args)->int:
     "`ifhier score`: score the run `args.responses` (directory or file) against `args.bench` into `args.out`."
     _score_suffix(args.out)   # before the scoring, so a bad name costs nothing
     bench = load_bench(args.bench or data_path("ifhierbench.jsonl"))   # the benchmark first: its errors are reported before the responses'
-    if got := read_log(args.responses, bench):   # an inspect log or lm-eval samples file: scored on the prompts it covers
-        rows, man, bench = got; print(log_line(man))
-    else: rows, man = load_run(args.responses)
+    got = read_answers(args.responses, bench)   # a run, an answers file, an inspect log or an lm-eval samples file
+    rows, man = got.rows, got.manifest
+    if got.kind in ("inspect", "lm-eval"): bench = got.bench; print(log_line(man))   # scored on the prompts the log covers
     profiles = ("strict", "loose") if getattr(args, "loose", False) else ("strict",)
     limit = getattr(args, "time_limit", None) or TIME_LIMIT
     df, cov = score_run(bench, rows, man, getattr(args, "answered_only", False), progress=sys.stderr.isatty(), profiles=profiles,
