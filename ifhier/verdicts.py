@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any
-import pandas as pd
 from .io import InputError
-from .registry import get_type
+from .registry import REGISTRY, get_type
 from .tolerances import PROFILES, content_variants, tolerance
 from .spans import Loc
 from .scopes import parse_scope, parse_located, loose_region, scope_text
@@ -18,8 +17,8 @@ from .tree import ConstraintNode, MAX_TREE_DEPTH, iter_nodes, path_step
 from .guard import Unscored, guarded_map, error_reason
 
 # %% auto #0
-__all__ = ['VERDICTS', 'check_profile', 'Verdict', 'as_tree', 'normal_text', 'unscored_verdicts', 'check', 'scope_spans',
-           'check_flat', 'verdicts_df', 'prompt_accuracy', 'instruction_accuracy']
+__all__ = ['VERDICTS', 'check_profile', 'Verdict', 'as_tree', 'normal_text', 'unscored_verdicts', 'check', 'check_verdicts',
+           'scope_spans', 'check_flat', 'verdicts_df', 'prompt_accuracy', 'instruction_accuracy']
 
 # %% ../nbs/20_verdicts.ipynb #d3c51a1f
 def check_profile(profile:str,  # the profile a caller asked for
@@ -43,9 +42,17 @@ class Verdict:
     @property
     def passed(self)->bool: return self.verdict == "pass"
 
+_TYPES: dict = {}
+
+def _type(cid:str):
+    "`get_type(cid)` through a plain dict: the declaration the registry holds now (a re-declared id is looked up again)."
+    ct = _TYPES.get(cid)
+    if ct is None or dict.get(REGISTRY, ct.id) is not ct: ct = _TYPES[cid] = get_type(cid)
+    return ct
+
 def _run(cid:str, params:dict, value, text:str, path:str, span:tuple|None=None, profile:str="strict")->Verdict:
     "Run constraint `cid` on the parsed `value` (structure types) or on `text` (content types); never raises."
-    try: ct = get_type(cid)
+    try: ct = _type(cid)
     except KeyError as e: return Verdict(path, cid, params, "fail", str(e.args[0]), span)
     kw = {k: v for k, v in params.items() if v is not None}
     c = ct(value if ct.level == "structure" else text, **kw)
@@ -82,6 +89,7 @@ class _Walk:
     "One `check` call's state down the tree: its options, the parse memo, the verdicts and the spans found so far."
     profile: str
     bare_json: bool
+    locate: bool = True      # locate each child scope in the response (spans); False: verdicts only
     out: list = field(default_factory=list)
     spans: dict = field(default_factory=dict)
     cache: dict = field(default_factory=dict)
@@ -128,7 +136,10 @@ def _visit(w:_Walk, node:ConstraintNode, path:str, at:Located, subject:str):
     for c in node.children:
         raw_c, why = extract_child(node.kind, value, c.via, c.kind, w.profile)
         if raw_c is None: w.unreachable(c, path + path_step(c.via), why)
-        else: _visit(w, c, path + path_step(c.via), locate_child(at, value, info, c.via, raw_c), via_subject(c.via))
+        else: _visit(w, c, path + path_step(c.via), locate_child(at, value, info, c.via, raw_c) if w.locate
+                     else Located(raw_c, _NOWHERE, None), via_subject(c.via))
+
+_NOWHERE = Loc()   # the verdicts-only walk does not locate child scopes: their spans are None
 
 # %% ../nbs/20_verdicts.ipynb #b6d8581c
 def _check_depth(tree:ConstraintNode):
@@ -172,10 +183,20 @@ def check(tree:ConstraintNode|dict|str,  # the constraint tree (a node, its JSON
 
 def _check_job(job:tuple)->list[Verdict]:
     "The verdicts of `job` = (tree, response, bare_json, profile): `check`'s work, in this process or a worker."
-    t, response, bare_json, profile = job
-    out = _check(t, response, bare_json, profile).out
-    if profile == "loose": out = _at_least(_check(t, response, bare_json, "strict").out, out)
+    t, response, bare_json, profile, *locate = job
+    locate = locate[0] if locate else True
+    out = _check(t, response, bare_json, profile, locate).out
+    if profile == "loose": out = _at_least(_check(t, response, bare_json, "strict", locate).out, out)
     return out
+
+def check_verdicts(tree:ConstraintNode,   # a tree `as_tree` has already validated (not re-checked here)
+                   response:Any,          # the answer
+                   profile:str="strict",  # one of `PROFILES`
+                   bare_json:bool=False,  # no code fence around JSON
+                  )->list[Verdict]:       # `check`'s verdicts, every `span` None
+    "`check`'s verdicts without locating scopes in the response: the reward's hot path, for a tree validated once."
+    try: return _check_job((tree, response, bare_json, profile, False))
+    except RecursionError as e: return unscored_verdicts(tree, error_reason(e))
 
 _RANK = {"unreachable": 0, "fail": 1, "pass": 2}
 
@@ -194,8 +215,8 @@ def _root(response)->Located:
         ci.append(c); oi.append(p); c += len(part) + 1; p += len(part) + 2
     return Located(text, Loc(tuple(ci), tuple(oi)), (0, len(raw)))
 
-def _check(tree:ConstraintNode, response, bare_json:bool, profile:str)->_Walk:
-    w = _Walk(check_profile(profile), bare_json)
+def _check(tree:ConstraintNode, response, bare_json:bool, profile:str, locate:bool=True)->_Walk:
+    w = _Walk(check_profile(profile), bare_json, locate)
     _visit(w, tree, "$", _root(response), "response")
     return w
 
@@ -228,12 +249,14 @@ def verdicts_df(verdicts:list[Verdict],  # output of `check` or `check_flat`
                 **meta,                  # constant columns put first, e.g. prompt_id=..., sample=0, depth=3
                )->pd.DataFrame:          # columns: *meta, node_path, constraint, params (JSON), verdict, reason
     "The verdicts of one answer as a long table."
+    import pandas as pd   # the tables only: checking (and `import ifhier.reward`) never loads pandas
     cols = [*meta, "node_path", "constraint", "params", "verdict", "reason"]
     return pd.DataFrame([{**meta, "node_path": v.node_path, "constraint": v.constraint,
                           "params": json.dumps(v.params, sort_keys=True, ensure_ascii=False),
                           "verdict": v.verdict, "reason": v.reason} for v in verdicts], columns=cols)
 
 def _acc(per:pd.Series, by:list):
+    import pandas as pd
     if not by: return float(per.mean()) if len(per) else float("nan")
     g = per.groupby(level=by)
     return pd.DataFrame({"n": g.size(), "accuracy": g.mean()}).reset_index()
@@ -242,6 +265,7 @@ def prompt_accuracy(df:pd.DataFrame,  # long verdict table
                     by:list|None=None,  # grouping columns (e.g. ["model", "depth"]); None for one number
                    )->float|pd.DataFrame:  # a float, or columns *by, n (answers), accuracy
     "Strict prompt-level accuracy: share of answers whose constraints all pass."
+    import pandas as pd
     by = list(by or [])
     unit = by + [c for c in ("model", "prompt_id", "sample") if c in df.columns and c not in by]
     ok_ = df["verdict"].eq("pass")
@@ -252,6 +276,7 @@ def instruction_accuracy(df:pd.DataFrame,    # long verdict table
                          by:list|None=None,  # grouping columns; None for one number
                         )->float|pd.DataFrame:  # a float, or columns *by, n (constraints), accuracy
     "Strict instruction-level accuracy: passes / all constraints (`unreachable` counts as not passed)."
+    import pandas as pd
     by = list(by or [])
     ok_ = df["verdict"].eq("pass")
     return _acc(ok_.set_axis(pd.MultiIndex.from_frame(df[by])) if by else ok_, by)
