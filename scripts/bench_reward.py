@@ -100,6 +100,28 @@ def _peak_mb()->float:
     "Peak resident memory of the largest process: this one or one pool worker (MB; Linux reports KB)."
     return max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
 
+BASE_COMMIT = os.environ.get("IFHIER_BENCH_REWARD_BASE", "3624286")   # the reward before issue 24, timed in the same run
+
+def base_checkout()->Path|None:
+    "A worktree of BASE_COMMIT (made once under the system temp folder), or None if git cannot make it."
+    d = Path(tempfile.gettempdir()) / f"ifhier-base-{BASE_COMMIT}"
+    if not (d / "ifhier").exists():
+        root = Path(__file__).resolve().parent.parent
+        r = subprocess.run(["git", "-C", str(root), "worktree", "add", "-f", "--detach", str(d), BASE_COMMIT], capture_output=True, text=True)
+        if r.returncode: print(f"(no baseline: {r.stderr.strip()[:200]})"); return None
+    return d
+
+def percall(path:str, n:int)->dict:
+    "In a fresh process: `reward()` called once per completion, the tree given as JSON text (as the README's adapters pass it)."
+    from ifhier.io import data_path, read_jsonl
+    from ifhier.reward.verify import reward
+    bench = read_jsonl(data_path("ifhierbench.jsonl"))
+    texts = [json.dumps(r["tree"]) for r in bench]
+    rows = [json.loads(l) for _, l in zip(range(n), open(path))]
+    for k, c in rows[:200]: reward({"tree": texts[k]}, c)
+    t0 = time.perf_counter(); total = sum(reward({"tree": texts[k]}, c) for k, c in rows); dt = time.perf_counter() - t0
+    return dict(n=len(rows), rate=len(rows) / dt, mean_reward=total / len(rows))
+
 def child(path:str, workers:int, n:int)->dict:
     "In a fresh process: stream `path` through `reward_batch` on a pool of `workers`; rate and peak memory."
     from concurrent.futures import ProcessPoolExecutor
@@ -123,8 +145,9 @@ def _constraints_per_prompt()->list:
     from ifhier.tree import ConstraintNode, iter_nodes
     return [sum(len(v.node.constraints) for v in iter_nodes(ConstraintNode.from_json(r["tree"], validate=False))) for r in read_jsonl(data_path("ifhierbench.jsonl"))]
 
-def _run_child(path:Path, workers:int, n:int)->dict:
-    r = subprocess.run([sys.executable, __file__, "--child", str(path), str(workers), str(n)], capture_output=True, text=True)
+def _run_child(path:Path, workers:int, n:int, base:Path|None=None, what:str="--child")->dict:
+    env = dict(os.environ, PYTHONPATH=str(base)) if base else None
+    r = subprocess.run([sys.executable, __file__, what, str(path), str(workers), str(n)], capture_output=True, text=True, env=env, cwd=base)
     if r.returncode: raise RuntimeError(r.stderr[-2000:])
     return json.loads(r.stdout.splitlines()[-1])
 
@@ -159,6 +182,24 @@ def main(n:int=N):
             print(f"reward_batch, {w} worker(s), {r['n']:,} distinct completions streamed in batches of {BATCH:,}: {r['seconds']:.1f} s = "
                   f"{r['rate']:,.0f} completions/s, {r['rate'] * vpc:,.0f} verdicts/s; peak memory {r['peak_mb']:,.0f} MB "
                   f"(mean reward {r['mean_reward']:.3f})", flush=True)
+        base = base_checkout()
+        if base is not None:                       # the same streams through the pre-issue-24 reward, in this run
+            nb = min(n, 50_000)
+            for w in (1, 2):
+                b = _run_child(path, w, nb, base)
+                print(f"  before (commit {BASE_COMMIT}), {w} worker(s), {b['n']:,} completions: {b['rate']:,.0f} completions/s "
+                      f"-> now {res[(w, n)]['rate'] / b['rate']:.2f}x (mean reward {b['mean_reward']:.3f})", flush=True)
+                record(f"reward_batch.distinct.workers{w}.vs_base", round(res[(w, n)]["rate"] / b["rate"], 2), "x", f"commit {BASE_COMMIT}")
+        m = min(n, 20_000)
+        now = _run_child(path, 0, m, None, "--percall")
+        print(f"reward() per call, tree as JSON text, {m:,} distinct completions: {now['rate']:,.0f} completions/s "
+              f"({1e6 / now['rate']:.0f} us each, mean reward {now['mean_reward']:.3f})", flush=True)
+        record("reward.percall", round(now["rate"]), "completions/s", None)
+        if base is not None:
+            b = _run_child(path, 0, m, base, "--percall")
+            print(f"  before (commit {BASE_COMMIT}): {b['rate']:,.0f} completions/s -> now {now['rate'] / b['rate']:.2f}x "
+                  f"(mean reward {b['mean_reward']:.3f})", flush=True)
+            record("reward.percall.vs_base", round(now["rate"] / b["rate"], 2), "x", f"commit {BASE_COMMIT}")
         up = res[(2, n)]["rate"] / res[(1, n)]["rate"]
         print(f"speed-up 1 -> 2 workers: {up:.2f}x on {os.cpu_count()} cores; peak memory at N={n:,}: {res[(2, n)]['peak_mb']:,.0f} MB, "
               f"at 2N={2 * n:,}: {res[(2, 2 * n)]['peak_mb']:,.0f} MB")
@@ -168,10 +209,23 @@ def main(n:int=N):
             record(f"reward_batch.distinct.workers{w}.peak_memory", round(res[(w, n)]["peak_mb"]), "MB", None)
         record("reward_batch.distinct.speedup_1_to_2", round(up, 2), "x", "reward_batch.distinct.workers1")
         record("reward_batch.distinct.workers2.peak_memory_2N", round(res[(2, 2 * n)]["peak_mb"]), "MB", "reward_batch.distinct.workers2.peak_memory")
+    import_time()
     t = tiled(TILED_N)
     print(f"TILED (not distinct: {t['distinct']:,} answers repeated to {t['n']:,} rows, dedup=False), 2 workers: {t['rate']:,.0f} completions/s")
     record("reward_batch.tiled.workers2", round(t["rate"]), "completions/s", f"TILED: {t['distinct']:,} distinct answers repeated")
 
+def import_time(k:int=7)->None:
+    "`python -c 'from ifhier.reward import reward'` against bare python: best of `k` fresh processes each."
+    def best(code):
+        ts = []
+        for _ in range(k):
+            t0 = time.perf_counter(); subprocess.run([sys.executable, "-c", code], check=True); ts.append(time.perf_counter() - t0)
+        return min(ts)
+    bare, imp = best("pass"), best("from ifhier.reward import reward; reward")
+    print(f"python -c 'from ifhier.reward import reward': {imp:.3f} s (bare python {bare:.3f} s, ratio {imp / bare:.1f}x)")
+    record("reward.import_seconds", round(imp, 3), "s", None); record("reward.import_ratio_to_bare_python", round(imp / bare, 1), "x", None)
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]: print(json.dumps(child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+    elif sys.argv[1:2] == ["--percall"]: print(json.dumps(percall(sys.argv[2], int(sys.argv[4]))))
     else: main()
