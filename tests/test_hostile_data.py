@@ -189,6 +189,14 @@ def test_outputs_never_land_on_inputs(tmp_path):
     _one_line_refusal(*call("prepare", "--raw", tmp_path / "raw.jsonl", "--out", tmp_path / "raw.jsonl", "--model", "openai/m")[::2])
     os.symlink(d, tmp_path / "alias")
     _one_line_refusal(*call("run", "--model", "witness", "--bench", tmp_path / "alias" / "responses.jsonl", "--out", d)[::2], "is also the input")
+    b = _bench(tmp_path)
+    _one_line_refusal(*call("score", "--bench", b, "--responses", d, "--out", d / "responses.jsonl")[::2], "is the responses.jsonl of the input run directory")
+    _one_line_refusal(*call("score", "--bench", b, "--responses", d / "responses.jsonl", "--out", d / "manifest.json")[::2],
+                      "is also the input --responses manifest")
+    side = tmp_path / "s.summary.json"; side.write_text(b.read_text())   # a benchmark where score's sidecar would go
+    _one_line_refusal(*call("score", "--bench", side, "--responses", d, "--out", tmp_path / "s.csv")[::2],
+                      "--out summary", "is also the input --bench")
+    _one_line_refusal(*call("report", d, "--bench", b, "--out", d)[::2], "is also the input RUN_DIR")
     assert _files_text(d) == before
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pandas as pd
 from ..tree import ConstraintNode, iter_nodes
 from ..verdicts import check, prompt_accuracy, instruction_accuracy, unscored_verdicts
-from ..io import InputError, atomic_open, read_jsonl, write_json, write_jsonl, data_path
+from ..io import InputError, atomic_open, read_jsonl, refuse_overlap, write_json, write_jsonl, data_path
 from ..benchfile import load_bench
-from ..run.rundir import RESPONSE_FIELDS, is_answer, load_run, resolve_rows, visible_answer
+from ..run.rundir import RESPONSE_FIELDS, is_answer, load_run, resolve_rows, run_files, visible_answer
 from ..run.answers import answer_of_row, log_line, read_answers
 from ..guard import CUT_OFF, FAILED, MISSING, PASSED, STATES, TIME_LIMIT, UNSCORED, Unscored, error_reason, guarded_map
 
@@ -208,6 +208,8 @@ def write_scores(df:pd.DataFrame, path:str|Path):
 def cli_score(args)->int:
     "`ifhier score`: score the run `args.responses` (directory or file) against `args.bench` into `args.out`."
     _score_suffix(args.out)   # before the scoring, so a bad name costs nothing
+    refuse_overlap({"--responses": args.responses, "--responses manifest": run_files(args.responses)[1], "--bench": args.bench},
+                   {"--out": args.out, "--out summary": Path(args.out).with_suffix(".summary.json")})
     bench = load_bench(args.bench or data_path("ifhierbench.jsonl"))   # the benchmark first: its errors are reported before the responses'
     got = read_answers(args.responses, bench)   # a run, an answers file, an inspect log or an lm-eval samples file
     rows, man = got.rows, got.manifest

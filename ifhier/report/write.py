@@ -8,7 +8,7 @@ import hashlib, json
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from ..io import InputError, data_path, write_csv, write_text
+from ..io import InputError, data_path, refuse_overlap, write_csv, write_text
 from ..bench.build import load_bench
 from ..verdicts import PROFILES
 from .score import coverage_line, default_workers
@@ -205,6 +205,7 @@ def build_report(run_dirs:list,         # run directories
 # %% ../../nbs/report/66_write.ipynb #d1a6294d
 def cli_report(args)->int:
     "`ifhier report`: write the report of `args.runs` on `args.bench` into `args.out`."
+    refuse_overlap({**{f"RUN_DIR {r}": r for r in args.runs}, "--bench": args.bench}, {"--out": args.out, "--out report.md": Path(args.out) / "report.md"})
     res = build_report(args.runs, args.bench or data_path("ifhierbench.jsonl"), args.out, paper=args.paper, seed=args.seed, n_boot=args.n_boot,
                        answered_only=getattr(args, "answered_only", False), compare=getattr(args, "compare", False),
                        workers=getattr(args, "workers", None) or default_workers(), time_limit=getattr(args, "time_limit", None))
