@@ -9,8 +9,7 @@ from pathlib import Path
 from .io import InputError, data_path
 from .walk import NodeView, walk
 from .run.answers import Answers, read_answers
-try: from ifhier.benchfile import load_bench       # the benchmark reader alone: no sampler, renderer or witness
-except ImportError: from ifhier.bench.build import load_bench
+from .benchfile import load_bench   # the benchmark reader alone: no sampler, renderer or witness
 
 # %% auto #0
 __all__ = ['trim', 'node_lines', 'explain_text', 'find_answer', 'cli_explain']

@@ -7,7 +7,7 @@ paper's rank reversals from its published tables.
 import argparse
 from pathlib import Path
 from ifhier.io import data_path, project_root
-from ifhier.bench.build import load_bench
+from ifhier.benchfile import load_bench
 from ifhier.report.tables import load_runs
 from ifhier.report.write import group_tables
 from ifhier.wise.build import build_prompts, grade

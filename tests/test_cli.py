@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from ifhier.cli import call
 from ifhier.io import data_path, write_jsonl
-from ifhier.bench.build import load_bench
+from ifhier.benchfile import load_bench
 
 FIX = Path(__file__).resolve().parent.parent / "nbs" / "fixtures"
 BENCH = str(data_path("ifhierbench.jsonl"))

@@ -2,7 +2,7 @@
 import json
 from ifhier.cli import call
 from ifhier.io import data_path
-from ifhier.bench.build import load_bench
+from ifhier.benchfile import load_bench
 from ifhier.run.responders import respond_one_slip
 from ifhier.tree import ConstraintNode
 

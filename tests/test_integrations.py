@@ -8,7 +8,7 @@ import pytest
 from fake_openai import FakeOpenAI
 from ifhier.cli import call
 from ifhier.io import data_path, write_jsonl, read_jsonl
-from ifhier.bench.build import load_bench
+from ifhier.benchfile import load_bench
 from ifhier.bench.witness import witness_response
 
 ROOT = Path(__file__).resolve().parent.parent

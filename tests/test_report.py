@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from ifhier.cli import call
 from ifhier.io import data_path, write_jsonl, read_jsonl
-from ifhier.bench.build import load_bench
+from ifhier.benchfile import load_bench
 from ifhier.bench.witness import witness_response
 from ifhier.run.runner import run_benchmark
 from ifhier.report.reasoning import trace_order

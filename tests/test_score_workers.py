@@ -2,7 +2,7 @@
 import random
 from ifhier.cli import call
 from ifhier.io import data_path, write_jsonl
-from ifhier.bench.build import load_bench
+from ifhier.benchfile import load_bench
 from ifhier.run.responders import RESPONDERS
 from ifhier.tree import ConstraintNode
 

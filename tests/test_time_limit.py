@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from ifhier.guard import TIME_LIMIT, Unscored, guarded_map
 from ifhier.io import data_path, write_jsonl
-from ifhier.bench.build import load_bench
+from ifhier.benchfile import load_bench
 from ifhier.bench.witness import witness_response
 import ifhier.reward.verify as verify
 import ifhier.report.score as score

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from ifhier.bench.build import load_bench
+from ifhier.benchfile import load_bench
 from ifhier.registry import REGISTRY, get_type
 from ifhier.bench.render import render_prompt, render_scope
 from ifhier.tree import ConstraintNode, iter_nodes

@@ -12,7 +12,7 @@ from inspect_ai.solver import TaskState, generate
 from ..io import InputError, data_path
 from ..tree import ConstraintNode, iter_nodes
 from ..verdicts import check
-from ..bench.build import load_bench
+from ..benchfile import load_bench
 from .scoring import score_answer, score_values, aggregate, mean
 
 # %% auto #0

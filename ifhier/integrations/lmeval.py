@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from ..io import InputError, data_path, write_jsonl
-from ..bench.build import load_bench
+from ..benchfile import load_bench
 from .scoring import COUNTED, score_answer
 
 # %% auto #0

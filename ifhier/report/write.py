@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from ..io import InputError, data_path, refuse_overlap, write_csv, write_text
-from ..bench.build import load_bench
+from ..benchfile import load_bench
 from ..verdicts import PROFILES
 from .score import coverage_line, default_workers
 from .tables import (load_runs, all_scores, accuracy_ci, type_pass_rates, hardest_types, table2, table3,

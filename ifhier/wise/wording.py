@@ -14,7 +14,7 @@ from ..tree import ConstraintNode, iter_nodes
 from ..bench.render import render_prompt
 from ..verdicts import check
 from ..io import InputError, write_jsonl, data_path
-from ..bench.build import load_bench
+from ..benchfile import load_bench
 from ..run.answers import read_answers
 from ..bench.witness import witness_response
 from ..bench.mutate import mutants
