@@ -4,11 +4,10 @@
 
 # %% ../nbs/20a_guard.ipynb #3ee0f8c3
 from __future__ import annotations
-import multiprocessing as mp, sys, warnings
+import sys, warnings
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
-from pebble import ProcessPool, ProcessExpired
 from .io import InputError
 
 # %% auto #0
@@ -44,6 +43,7 @@ def check_time_limit(time_limit:float|None)->float|None:
 # %% ../nbs/20a_guard.ipynb #d2151363
 def pool_context():
     "The start method for guarded pools: 'fork' on Linux (fast, inherits the loaded checkers), else 'spawn'."
+    import multiprocessing as mp
     return mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
 
 def _safe(fn:Callable, x):
@@ -53,6 +53,7 @@ def _safe(fn:Callable, x):
 
 def _outcome(f, time_limit:float|None):
     "The result of the pebble future `f`, or `Unscored` with the reason it has none."
+    from pebble import ProcessExpired
     try: return f.result()
     except TimeoutError: return Unscored(limit_reason(time_limit))
     except ProcessExpired as e: return Unscored(f"checker error: worker died ({e})")
@@ -75,6 +76,8 @@ def guarded_map(fn:Callable,                 # a module-level function of one it
     "Yield `fn(item)` for each of `items`, in order, each in a pool worker killed after `time_limit` seconds."
     time_limit = check_time_limit(time_limit)
     if time_limit is None and workers < 1: yield from _in_process(fn, items, initializer, initargs); return
+    import multiprocessing as mp
+    from pebble import ProcessPool                # imported here: `import ifhier.reward` stays light (pebble pulls in asyncio)
     if mp.current_process().daemon:
         warnings.warn("guarded_map in a daemonic process cannot start workers: running in-process with no time limit")
         yield from _in_process(fn, items, initializer, initargs); return

@@ -6,14 +6,14 @@
 from __future__ import annotations
 import ast, json, math, re, warnings
 from collections import OrderedDict
-from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 from ..io import InputError
 from ..tree import ConstraintNode, MAX_TREE_DEPTH, iter_nodes
 from ..verdicts import Verdict, as_tree, check, check_profile, check_verdicts, normal_text, unscored_verdicts
 from ..guard import CUT_OFF, FAILED, MISSING, PASSED, TIME_LIMIT, UNSCORED, Unscored, check_time_limit, error_reason, guarded_map
 from ..run.rundir import THINK_CLOSE, THINK_OPEN, visible_answer
+if TYPE_CHECKING: from concurrent.futures import Executor   # an annotation only: not imported with the reward
 
 # %% auto #0
 __all__ = ['END_TOKENS', 'MODES', 'UNFINISHED', 'STATE_POLICY', 'SHAPES', 'TASK_CACHE', 'Answer', 'answer_text', 'IFEvalTask',
