@@ -80,12 +80,15 @@ def out_option(p:argparse.ArgumentParser, # a command's parser
 # %% ../nbs/90_cli.ipynb #c7249b8e
 def _bench_commands(sub):
     p = command(sub, "build", "ifhier.bench.build:cli_build", "build the IFHierBench benchmark: prompts per depth 0-3, each with a passing witness",
-                reads=("tasks",), writes=("out", "summary"))
+                reads=("tasks", "from"), writes=("out", "summary"))
     out_option(p, "benchmark JSONL to write")
     seed_option(p, "the build")
     p.add_argument("--tasks", help="seed tasks JSONL (default: the shipped seed tasks)")
     p.add_argument("--per-depth", type=positive_int, default=150, help="prompts per depth")
     p.add_argument("--summary", help="also write a Markdown summary here")
+    p.add_argument("--voice", choices=("ifhier", "paper"), default="ifhier",
+                   help="how the prompts word the trees: ifhier's own voice, or the paper's terse appendix-A.4 voice (one sentence per constraint)")
+    p.add_argument("--from", metavar="BENCH", help="re-render this benchmark JSONL in --voice instead of building (same ids, trees, witnesses)")
     p = command(sub, "witness", "ifhier.run.runner:cli_witness", "answer a benchmark with the witness responder: the same as `ifhier run --model witness`",
                 reads=("bench",), writes=("out",))
     p.add_argument("--bench", required=True, help="benchmark JSONL")

@@ -192,6 +192,7 @@ class ConstraintType:
     opens: tuple | None = None   # (param name, via kind) for types that open child scopes
     description: str = ""
     hooks: dict = field(default_factory=dict)
+    voices: dict = field(default_factory=dict)   # voice name -> its one template for this type (e.g. "paper")
     @property
     def family(self)->str: return self.id.split(".")[0]
 
@@ -283,6 +284,10 @@ def _check_declaration(ct:ConstraintType):
     for t in ct.templates:
         extra = set(_FIELD.findall(t)) - set(ct.params) - {"alias"} - set(ct.hooks.get("derived", {}))
         if extra: raise ValueError(f"{ct.id}: template uses undeclared fields {sorted(extra)}: {t!r}")
+    for v, t in ct.voices.items():
+        if not isinstance(t, str): raise ValueError(f"{ct.id}: voice {v!r} must be one template string, got {t!r:.40}")
+        extra = set(_FIELD.findall(t)) - set(ct.params) - {"alias"} - set(ct.hooks.get("derived", {}))
+        if extra: raise ValueError(f"{ct.id}: voice {v!r} template uses undeclared fields {sorted(extra)}: {t!r}")
 
 def constraint(id:str,               # `scope.name` id, never renamed once in data
                level:str,            # "structure" or "content"
@@ -296,6 +301,7 @@ def constraint(id:str,               # `scope.name` id, never renamed once in da
                description:str="",          # the one-line definition
                witness:Callable|None=None,  # `witness(spec, **params)`: narrow the scope's `LeafSpec` / `BoxSpec`
                mutate:Callable|None=None,   # `mutate(text | Real, **params)`: break it; returns the needle
+               voices:dict|None=None,       # voice name -> the one template that voice uses (`ifhier.bench.voice`)
                **hooks):                    # other per-type hooks, each one of `HOOKS` (derived, feasible, root_only)
     "Decorator that declares and registers a constraint type around its checker."
     _check_hooks(id, hooks)
@@ -303,7 +309,7 @@ def constraint(id:str,               # `scope.name` id, never renamed once in da
         ct = ConstraintType(id, level, frozenset(scopes), dict(params or {}), fn, tuple(templates),
                             frozenset(conflicts), list(examples or []), tuple(aliases), opens,
                             description or (fn.__doc__ or "").strip(),
-                            dict(hooks, **{k: v for k, v in dict(witness=witness, mutate=mutate).items() if v}))
+                            dict(hooks, **{k: v for k, v in dict(witness=witness, mutate=mutate).items() if v}), dict(voices or {}))
         _check_declaration(ct)
         REGISTRY[id] = ct
         for a in ct.aliases: ALIASES[a] = id

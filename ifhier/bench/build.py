@@ -135,14 +135,26 @@ def summary_md(records:list,          # the built benchmark
 
 # %% ../../nbs/bench/33_build.ipynb #42ec716c
 def cli_build(args)->int:
-    "`ifhier build`: build the benchmark from `args.tasks` (default: the shipped seed tasks) into `args.out`."
+    "`ifhier build`: build the benchmark from `args.tasks` (default: the shipped seed tasks) into `args.out`, or re-render `--from` in `--voice`."
     import sys
-    refuse_overlap({"--tasks": args.tasks}, {"--out": args.out, "--summary": args.summary})
-    tasks = load_tasks(args.tasks or data_path("seed_tasks.jsonl"))
+    voice, src = getattr(args, "voice", None) or "ifhier", getattr(args, "from", None)
+    refuse_overlap({"--tasks": args.tasks, "--from": src}, {"--out": args.out, "--summary": args.summary})
     t0 = time.perf_counter()
+    if src:   # the same records, ids, trees and witnesses, worded in `voice` (`ifhier.bench.voice`)
+        from .voice import revoice
+        if args.tasks: raise InputError("--from re-renders an existing benchmark; --tasks applies only to a new build")
+        recs = revoice(load_bench(src), voice)
+        write_jsonl(recs, args.out)
+        if args.summary: Path(args.summary).write_text(summary_md(recs), encoding="utf-8")
+        print(f"wrote {len(recs)} prompts to {args.out} in the {voice} voice (ids and trees of {src}) in {time.perf_counter() - t0:.1f}s")
+        return 0
+    tasks = load_tasks(args.tasks or data_path("seed_tasks.jsonl"))
     recs, st = build_benchmark(tasks, args.seed, args.per_depth, progress=sys.stderr.isatty())
+    if voice != "ifhier":
+        from .voice import revoice
+        recs = revoice(recs, voice)
     write_jsonl(recs, args.out)
     if args.summary: Path(args.summary).write_text(summary_md(recs, st, args.seed), encoding="utf-8")
-    print(f"wrote {len(recs)} prompts to {args.out} in {time.perf_counter() - t0:.1f}s "
+    print(f"wrote {len(recs)} prompts to {args.out}{'' if voice == 'ifhier' else f' in the {voice} voice'} in {time.perf_counter() - t0:.1f}s "
           f"({st['candidates']} candidates, {sum(st['rejected'].values())} rejected)")
     return 0

@@ -26,6 +26,7 @@ def _witness_capital_letters(spec): spec.case = "upper"
 def _mutate_capital_letters(t): return re.sub(r"[A-Z]{2,}", lambda m: m[0].lower(), t, count=1), "lower-case"
 
 @constraint("string.capital_letters", "content", {"string"},
+    voices=dict(paper="Write {alias} in capital letters only."),
     templates=("{alias} must be entirely in capital letters.", "Write {alias} in ALL CAPS, with no lower-case letters.",
                "Use only upper-case letters in {alias}."),
     conflicts={"string.lowercase_letters", "string.capital_word_frequency", *EXACT_TEXT}, aliases={"change_case:english_capital"},
@@ -43,6 +44,7 @@ def _witness_lowercase_letters(spec): spec.case = "lower"
 def _mutate_lowercase_letters(t): return re.sub(r"[a-z]{2,}", lambda m: m[0].upper(), t, count=1), "upper-case"
 
 @constraint("string.lowercase_letters", "content", {"string"},
+    voices=dict(paper="Write {alias} in lowercase letters only."),
     templates=("{alias} must be entirely in lowercase.", "Write {alias} in lowercase letters only, with no capitals at all.",
                "Do not use any capital letters in {alias}."),
     conflicts={"string.capital_word_frequency", *EXACT_TEXT}, aliases={"change_case:english_lowercase"},
@@ -66,6 +68,7 @@ def _mutate_capital_word_frequency(t, rel, n):
     return t2, f"{caps_count(t2)} fully capitalized"
 
 @constraint("string.capital_word_frequency", "content", {"string"}, params=dict(rel=RelParam(), n=IntParam(2, 15, by_place=scoped(item=(2, 4), value=(2, 4), section=(2, 8)))),
+    voices=dict(paper="{alias} must have {rel} {n} words in all capital letters."),
     templates=("{alias} must contain {rel} {n} fully capitalized words.",
                "Use {rel} {n} words written entirely in capital letters in {alias}.",
                "In {alias}, write {rel} {n} words in ALL CAPS."),
@@ -91,6 +94,7 @@ def _witness_comma(spec): spec.no_comma = True
 def _mutate_comma(t): return insert_mid(t, "so,"), "1 comma"
 
 @constraint("string.comma", "content", {"string"},
+    voices=dict(paper="{alias} must not use any commas."),
     templates=("{alias} must not contain any commas.", "Do not use a single comma in {alias}.",
                "Write {alias} without commas."),
     aliases={"punctuation:no_comma"},
@@ -108,6 +112,7 @@ def _witness_quotation(spec): spec.quote = True
 def _mutate_quotation(t): return t.strip()[1:-1], "double quotes"
 
 @constraint("string.quotation", "content", {"string"}, long_form=True,
+    voices=dict(paper="Wrap {alias} in double quotation marks."),
     templates=("{alias} must be wrapped entirely in double quotes.",
                'Put {alias} inside double quotation marks, from the first character to the last ("like this").',
                "Enclose the whole of {alias} in a pair of double quotes."),

@@ -47,6 +47,7 @@ def _witness_value_in_set(spec, values): spec.exact = list(values)
 def _mutate_value_in_set(t, values): return "something else", "something else"
 
 @constraint("string.value_in_set", "content", {"string"}, params=dict(values=ValueSetParam(sets=_FIELD_SETS)),
+    voices=dict(paper="{alias} must equal one of {values_joined}."),
     templates=("{alias} must be one of: {values_joined}.", "Set {alias} to exactly one of {values_joined}, with nothing else.",
                "For {alias}, choose a single value from {values_joined}."),
     derived=dict(values_joined=_values_joined), conflicts=set(CONTENT_TYPES) - {"string.value_in_set"},
@@ -67,6 +68,7 @@ def _witness_constrained_response(spec, values): spec.exact = list(values)
 def _mutate_constrained_response(t, values): return t.strip() + " Indeed", "Indeed"
 
 @constraint("string.constrained_response", "content", {"string"}, params=dict(values=ValueSetParam(sets=_ANSWER_SETS)),
+    voices=dict(paper="{alias} must be exactly one of the following: {values_joined}."),
     templates=("{alias} must be exactly one of {values_joined}, written exactly like that.",
                "{alias} must consist of one of the following and nothing else: {values_joined}.",
                "For {alias}, write exactly one of {values_joined}, word for word."),
@@ -93,6 +95,7 @@ def _witness_two_responses(spec): spec.two = True
 def _mutate_two_responses(t): a = re.split(r"(?<!\*)\*{6}(?!\*)", t)[0]; return a + "\n******\n" + a, "the same"
 
 @constraint("string.two_responses", "content", {"string"}, root_only=True, aliases={"combination:two_responses"},
+    voices=dict(paper="Give two different responses separated by six asterisks (******)."),
     templates=("Give two different responses, separated by six asterisks: ******.",
                "{alias} must contain two distinct answers with the separator ****** between them.",
                "Write two different versions of {alias} and put ****** (six asterisks) between them."),
@@ -133,6 +136,7 @@ def _witness_repeat_prompt(spec, prompt_text): spec.repeat = prompt_text
 def _mutate_repeat_prompt(t, prompt_text): return "Sure. " + t, "differs from the prompt"
 
 @constraint("string.repeat_prompt", "content", {"string"}, params=dict(prompt_text=PromptParam()), root_only=True,
+    voices=dict(paper="Begin by repeating the request word for word, then answer it."),
     templates=("First repeat the request word for word without change, then give your answer. Do not say anything before repeating it, and do not repeat these instructions.",
                "{alias} must begin by restating the request exactly as written, and only then answer it.",
                "Start {alias} with a verbatim copy of the request (not of these formatting instructions), followed by your answer."),

@@ -41,6 +41,7 @@ def _mutate_contains(t, words):
     return p.sub(next(r for r in ("thing", "stuff", "bulk", "—") if not p.search(r)), t), words[0]
 
 @constraint("string.contains", "content", {"string"}, params=dict(words=TextListParam(1, 3)),
+    voices=dict(paper="{alias} must include {words_joined}."),
     templates=("{alias} must contain the text {words_joined}.",
                "Make sure {alias} includes {words_joined}.",
                "Use {each_of} somewhere in {alias}: {words_joined}."),
@@ -67,6 +68,7 @@ def _witness_not_contains(spec, words):
 def _mutate_not_contains(t, words): return insert_mid(t, words[0]), words[0]
 
 @constraint("string.not_contains", "content", {"string"}, params=dict(words=TextListParam(1, 3)),
+    voices=dict(paper="{alias} must not include {words_or}."),
     templates=("{alias} must not contain {any_of} {words_or}.",
                "Do not use {words_or} anywhere in {alias}.",
                "Keep {alias} free of the following: {words_joined}."),
@@ -95,6 +97,7 @@ def _witness_starts_with(spec, prefix): spec.prefix = prefix
 def _mutate_starts_with(t, prefix): return "Well " + t.lstrip(), "Well"
 
 @constraint("string.starts_with", "content", {"string"}, params=dict(prefix=TextParam()),
+    voices=dict(paper="{alias} must begin with \"{prefix}\"."),
     templates=('{alias} must start with "{prefix}".', 'Begin {alias} with the words "{prefix}".',
                'The very first words of {alias} must be "{prefix}".'),
     conflicts={"string.nth_paragraph_first_word"},
@@ -122,6 +125,7 @@ def _witness_end_checker(spec, end_phrase): spec.suffix = end_phrase
 def _mutate_end_checker(t, end_phrase): return t.rstrip() + " Indeed.", "Indeed"
 
 @constraint("string.end_checker", "content", {"string"},
+    voices=dict(paper="{alias} must finish with the exact phrase \"{end_phrase}\" and nothing after it."),
     params=dict(end_phrase=TextParam(lexical=False, options=_END_PHRASES)),
     templates=('{alias} must end with the exact phrase "{end_phrase}" with no other words or characters after it.',
                'Finish {alias} with "{end_phrase}" and write nothing after it.',
@@ -201,6 +205,7 @@ def _mutate_keyword_frequency(t, specs):
     return t2, f"'{s['keyword']}'"
 
 @constraint("string.keyword_frequency", "content", {"string"},
+    voices=dict(paper="{alias} must contain {specs_joined}."),
     params=dict(specs=FreqSpecParam(by_place=scoped(item=dict(nhi=2), value=dict(nhi=2), section=dict(nhi=3)))),
     templates=("{alias} must use {specs_joined}.",
                "In {alias}, use {specs_joined}.",
@@ -226,6 +231,7 @@ def _mutate_letter_frequency(t, specs):
     return (insert_mid(t, c * k) if k > 0 else re.sub(re.escape(c), "", t, count=-k, flags=re.I)), f"'{c}' "
 
 @constraint("string.letter_frequency", "content", {"string"},
+    voices=dict(paper="{alias} must contain the {letters} {specs_joined}, in any case."),
     params=dict(specs=FreqSpecParam(item="letter", lexical=False, options=tuple(string.ascii_lowercase), nlo=1, nhi=30,
                                     by_place=scoped(item=dict(nhi=6), value=dict(nhi=6), section=dict(nhi=15)))),
     templates=("In {alias}, use {specs_joined} (upper and lower case both count).",

@@ -62,6 +62,7 @@ def _witness_has_keys(box, keys): box.names += [k for k in keys if k not in box.
 def _mutate_has_keys(r, keys): return rename_part(r, keys[0])
 
 @constraint("json.has_keys", "structure", {"json"}, params=dict(keys=TextListParam(1, 3, vocab="key")), opens=("keys", "key"),
+    voices=dict(paper="{alias} must have at least these keys: {keys_joined}."),
     templates=("{alias} must include the following top-level {keys_noun}: {keys_joined}.",
                "{alias} must contain the {keys_noun} {keys_joined}, spelled exactly like that.",
                "Make sure {alias} has the top-level {keys_noun} {keys_joined}."),
@@ -87,6 +88,7 @@ def _mutate_key_count(r, rel, n):
     recount_parts(r, need_more(rel, n, len(r.parts)), lambda i: (f"extra_{i}", "More.")); return f"{len(r.parts)} top-level key"
 
 @constraint("json.key_count", "structure", {"json"}, params=dict(rel=RelParam(), n=IntParam(1, 8)),
+    voices=dict(paper="The number of keys in {alias} must be {rel} {n}."),
     templates=("{alias} must have {rel} {n_keys}.",
                "Use {rel} {n_keys} in {alias}."),
     derived={"n_keys": _counted("top-level key")}, feasible=_some,
@@ -109,6 +111,7 @@ def _mutate_length(r, rel, n):
     recount_parts(r, need_more(rel, n, len(r.parts)), lambda i: (None, f"Extra item {i}")); return f"{len(r.parts)} item"
 
 @constraint("array.length", "structure", {"array"},
+    voices=dict(paper="{alias} must hold {rel} {n_entries}."),
     params=dict(rel=RelParam(), n=IntParam(1, 8, by_place=scoped(item=(1, 5), value=(1, 6), section=(1, 6)))),
     templates=("{alias} must have {rel} {n_elements}.",
                "Include {rel} {n_entries} in {alias}."),
@@ -129,6 +132,7 @@ def _witness_elements_at(box, positions): box.positions = sorted(set(box.positio
 def _mutate_elements_at(r, positions): r.parts = r.parts[:max(positions)]; return f"no item {max(positions) + 1}"
 
 @constraint("array.elements_at", "structure", {"array"}, params=dict(positions=IntListParam(1, 2, 0, 4)),
+    voices=dict(paper="{alias} has specific requirements at {positions_noun} {positions_joined}."),
     opens=("positions", "index"),
     templates=("{alias} must include {an_item} {positions_joined}.",
                "Make sure {alias} has {an_item} {positions_joined}.",
@@ -166,6 +170,7 @@ def _mutate_items_unique(r):
     return "repeats item"
 
 @constraint("list.items_unique", "structure", {"array"},
+    voices=dict(paper="Every item in {alias} must be distinct."),
     templates=("All items in {alias} must be unique.", "{alias} must not repeat any item."),
     examples=[("- a\n- b\n- a ", {}, False), ('["a", "b", 1, "1 "]', {}, False), ('["a", "A", {"x": 1}]', {}, True)],
     description="no duplicate items in the list",
@@ -191,6 +196,7 @@ def _mutate_heading_count(r, rel, n, level=None):
     return f"{sum(1 for h in parse_markdown(to_text(r)).headings if level is None or h.level == level)} heading"
 
 @constraint("markdown.heading_count", "structure", {"markdown"},
+    voices=dict(paper="The number of headings{level_suffix} in {alias} must be {rel} {n}."),
     params=dict(rel=RelParam(), n=IntParam(1, 6, by_place=scoped(item=(1, 3), value=(1, 4), section=(1, 4))),
                 level=IntParam(1, 3, optional=True, by_place=scoped(section=(1, 0), item=(1, 0), value=(1, 0)))),
     templates=("{alias} must include {rel} {n_headings}{level_suffix}.",
@@ -216,6 +222,7 @@ def _witness_has_heading(box, headings): box.names += [h for h in headings if h 
 def _mutate_has_heading(r, headings): return rename_part(r, headings[0])
 
 @constraint("markdown.has_heading", "structure", {"markdown"}, params=dict(headings=TextListParam(1, 3, vocab="heading")),
+    voices=dict(paper="{alias} must use the {headings_noun} {headings_joined}."),
     opens=("headings", "heading"),
     templates=("{alias} must include the following {headings_noun}: {headings_joined}.",
                "Include {these_headings} in {alias}: {headings_joined}."),
@@ -244,6 +251,7 @@ def _mutate_has_code_block(r, language):
     return "comment"
 
 @constraint("markdown.has_code_block", "structure", {"markdown"},
+    voices=dict(paper="{alias} must contain a {language} code block with no comments in its code."),
     params=dict(language=ChoiceParam(options=tuple(LANGUAGES))),
     templates=("{alias} must contain at least one {language} code block. The code inside must not contain any comments.",
                "Include at least one fenced {language} code block in {alias}, with no comments in the code."),
@@ -272,6 +280,7 @@ def _witness_has_labels(box, labels): box.names += [l for l in labels if l not i
 def _mutate_has_labels(r, labels): return rename_part(r, labels[0])
 
 @constraint("labeled.has_labels", "structure", {"labeled"}, params=dict(labels=TextListParam(1, 4, vocab="label")),
+    voices=dict(paper="{alias} must have sections labeled {labels_joined}."),
     opens=("labels", "label"),
     templates=("{alias} must include a section labeled {labeled_joined}.",
                "{alias} must have {the_labels} {labels_joined}, {each_written} at the start of a line and followed by a colon."),
@@ -299,6 +308,7 @@ def _mutate_section_count(r, rel, n):
     return f"{len(parse_labeled(to_text(r)).sections)} labeled section"
 
 @constraint("labeled.section_count", "structure", {"labeled"},
+    voices=dict(paper="The number of labeled sections in {alias} must be {rel} {n}."),
     params=dict(rel=RelParam(), n=IntParam(1, 6, by_place=scoped(item=(1, 3), value=(1, 4), section=(1, 4)))),
     templates=("{alias} must contain {rel} {n_labeled}.",
                "{alias} must be made of {rel} {n_sections}."),
