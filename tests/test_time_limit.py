@@ -59,7 +59,7 @@ def test_reward_batch_one_hostile_answer(monkeypatch, workers):
     recs, comps = _batch(1000)
     limit = 1.0
     t0 = time.monotonic(); clean = verify.reward_batch(recs, comps, workers=workers, time_limit=limit); base = time.monotonic() - t0
-    monkeypatch.setattr(verify, "check", _hostile(verify.check))
+    monkeypatch.setattr(verify, "check_verdicts", _hostile(verify.check_verdicts))
     at = 500
     t0 = time.monotonic()
     got = verify.reward_batch(recs[:at] + [recs[0]] + recs[at:], comps[:at] + [MARK + comps[0]] + comps[at:], workers=workers, time_limit=limit)
@@ -70,7 +70,7 @@ def test_reward_batch_one_hostile_answer(monkeypatch, workers):
 
 def test_reward_batch_vector_states(monkeypatch):
     recs, comps = _batch(20)
-    monkeypatch.setattr(verify, "check", _hostile(verify.check))
+    monkeypatch.setattr(verify, "check_verdicts", _hostile(verify.check_verdicts))
     got = verify.reward_batch(recs[:3], [comps[0], MARK, None], mode="vector", workers=2, time_limit=0.5)
     assert [{e["state"] for e in v} for v in got] == [{"passed"}, {"unscored"}, {"missing"}]
     assert {e["reason"] for e in got[1]} == {"time limit 0.5 s exceeded"}
