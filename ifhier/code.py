@@ -10,10 +10,10 @@ from typing import NamedTuple
 # %% auto #0
 __all__ = ['DIALECTS', 'LANGUAGES', 'Dialect', 'canonical_language', 'find_comment']
 
-# %% ../nbs/02a_code.ipynb #d8ad2594
+# %% ../nbs/02a_code.ipynb #2800e66b
 _DQ, _SQ = r'"(?:\\.|[^"\\\n])*"?', r"'(?:\\.|[^'\\\n])*'?"
 _C_COM = r"//|/\*"
-_JS_REGEX = r"(?:\A|(?<=\n)|(?<=[=(,:;!&|?{}\[]))[ \t]*/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[a-z]*"
+_JS_REGEX = r"(?:\A|(?<=\n)|(?<=[=(,:;!&|?{}\[]))[ \t]*/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*+(?:\]|(?=\n)|\Z)|[^/\\\n\[])++(?:/[a-z]*|(?=\n)|\Z)"
 _JS = [_DQ, _SQ, r"`(?:\\.|[^`\\])*`?", _JS_REGEX]
 _SQL = [r"'(?:[^']|'')*'?", r'"[^"]*"?']
 
@@ -31,9 +31,9 @@ DIALECTS = (
     Dialect("typescript", ("typescript", "ts", "tsx"), _JS, _C_COM),
     Dialect("java", ("java",), [r'"""(?:\\.|[^\\])*?(?:"""|\Z)', _DQ, _SQ], _C_COM),
     Dialect("c", ("c", "h"), [_DQ, _SQ], _C_COM),
-    Dialect("cpp", ("cpp", "c++", "cc", "cxx", "hpp"), [r'R"([^(\s]{0,16})\((?:.|\n)*?\)\1"', _DQ, _SQ], _C_COM),
+    Dialect("cpp", ("cpp", "c++", "cc", "cxx", "hpp"), [r'R"([^(\s]{0,16})\((?:.|\n)*?(?:\)\1"|\Z)', _DQ, _SQ], _C_COM),
     Dialect("go", ("go", "golang"), [_DQ, _SQ, r"`[^`]*`?"], _C_COM),
-    Dialect("rust", ("rust", "rs"), [r'r(#*)"(?:.|\n)*?"\1', r'b?"(?:\\.|[^"\\])*"?',
+    Dialect("rust", ("rust", "rs"), [r'r(#*)"(?:.|\n)*?(?:"\1|\Z)', r'b?"(?:\\.|[^"\\])*"?',
                                      r"b?'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n])'", r"'"], _C_COM),
     Dialect("sql", ("sql", "postgresql", "postgres", "sqlite", "psql"), _SQL, r"--|/\*"),
     Dialect("sql", ("mysql", "mariadb"), _SQL, r"--|/\*|#"),

@@ -10,7 +10,7 @@ from typing import NamedTuple
 # %% auto #0
 __all__ = ['Loc']
 
-# %% ../nbs/01b_spans.ipynb #0d88547b
+# %% ../nbs/01b_spans.ipynb #9762f0f6
 class Loc(NamedTuple):
     "Piecewise map from a scope text's positions to response offsets: piece starts `ci` and their offsets `oi`."
     ci: tuple = (0,)
@@ -62,7 +62,7 @@ def _cut(t:str, lines:list, skip_first:bool=False)->tuple:
         if heads[i] is None and not (skip_first and i == 0): l, a = "", b
         elif heads[i] is not None and common:
             j, w = 0, 0
-            while j < len(l) and w < common and l[j] in " \t": w = _ws_width(l[:j + 1]); j += 1
+            while j < len(l) and w < common and l[j] in " \t": w = w + 1 if l[j] == " " else (w // 4 + 1) * 4; j += 1   # `_ws_width(l[:j + 1])`
             l = (" " * (w - common)) + l[j:]; a = a + j - (w - common)
         out.append(l); pieces.append((c, a, len(l) + 1)); c += len(l) + 1
     s = "\n".join(out)

@@ -167,7 +167,7 @@ def split_paragraphs_stars(text:str,  # any text
         elif 0 < i < len(chunks) - 1: return None
     return out
 
-# %% ../nbs/00_text.ipynb #7cbb75ae
+# %% ../nbs/00_text.ipynb #3be83bf2
 _BUL_STAR = re.compile(r"^\s*\*[^\*].*$", re.M)   # IFEval's two patterns, as `_ifeval_bullets` reads them
 _BUL_DASH = re.compile(r"^\s*-.*$", re.M)
 _SPACES = re.compile(r"\s*+")
@@ -180,7 +180,7 @@ def _ifeval_bullets(text:str, star:bool)->list[str]:
         if w < n and ((star and text[w] == "*" and w + 1 < n and text[w + 1] != "*") or (not star and text[w] == "-")):
             e = text.find("\n", w + 2 if star and text[w + 1] == "\n" else w + 1)
             e = n if e < 0 else e
-            out.append(text[i:e]); i = e + 1
+            out.append(text[i:e]); i = e if text[e - 1] == "\n" else e + 1   # a match may end right after a line break
         else:
             e = text.find("\n", w)
             if e < 0: break
