@@ -47,7 +47,8 @@ SCENES = [
     ("array>index", _node("array", cons=_structure("array"), kids=[_leaf({"index": 0})]), lambda p: "- item\n" + p),
     ("raw json", _node("json", cons=_structure("json"), kids=[_leaf({"key": "headline"})]), lambda p: p),
     ("raw array", _node("array", cons=_structure("array"), kids=[_leaf({"index": 1})]), lambda p: p),
-    ("raw markdown", _node("markdown", cons=_structure("markdown"), kids=[_leaf({"heading": "Imagery"})]), lambda p: p),
+    ("raw markdown", _node("markdown", cons=_structure("markdown") + [("markdown.has_code_block", {"language": l}) for l in ("cpp", "javascript")],
+                           kids=[_leaf({"heading": "Imagery"})]), lambda p: p),
     ("raw labeled", _node("labeled", cons=_structure("labeled"), kids=[_leaf({"label": "Summary"})]), lambda p: p),
     ("nested", _node("json", cons=[("json.has_keys", {"keys": ["k"]})], kids=[
         _node("markdown", {"key": "k"}, [("markdown.has_heading", {"headings": ["A"]})], [
@@ -98,6 +99,8 @@ PAYLOADS = {
     "lone CR endings": lambda n: _rep("Para one.\r\rTuition two.\r", n),
     "odd Unicode and BOM": lambda n: "\ufeff" + _rep("a\u200b\u2028b\u00a0\u0301\U0001F642 ", n),
     "sections": lambda n: _rep("Section 1 ", n),
+    "code: unclosed regex classes": lambda n: "# Code\n```js\nx = " + _rep("/[", n) + "\n```",
+    "code: unclosed raw strings": lambda n: "# Code\n```cpp\n" + _rep('R"x(', n) + "\n```",
 }
 
 KB100 = 100_000
