@@ -34,6 +34,7 @@ def _witness_title(spec, title_text): spec.title = title_text
 def _mutate_title(t, title_text): return t.replace("<<", "").replace(">>", ""), "no <<title>>"
 
 @constraint("string.title", "content", {"string"}, long_form=True, params=dict(title_text=TextParam()),
+    voices=dict(paper="{alias} must carry a title in double angle brackets: <<{title_text}>>."),
     templates=("{alias} must include the title <<{title_text}>>, wrapped in double angle brackets.",
                "Give {alias} the title <<{title_text}>> (keep the double angle brackets).",
                "Put the title <<{title_text}>> in {alias}, written with the << and >> around it."),
@@ -61,6 +62,7 @@ def _mutate_bullet_list(t, n):
     return t.replace(last, last + "\n* one more", 1), f"{n + 1} bullet items"
 
 @constraint("string.bullet_list", "content", {"string"}, long_form=True, params=dict(n=IntParam(2, 8, by_place=scoped(item=(2, 4), value=(2, 5), section=(2, 6)))),
+    voices=dict(paper="{alias} must have exactly {n} bullet points marked with * or -."),
     templates=("{alias} must contain exactly {n} bullet points, each starting with * or -.",
                "Format {alias} as a list of exactly {n} bullet points (use * or -).",
                "Use {n} bullet points in {alias}, no more and no fewer, marked with * or -."),
@@ -84,6 +86,7 @@ def _mutate_highlight_section(t, n):
     return t2, f"{len(highlights(t2))} highlighted"
 
 @constraint("string.highlight_section", "content", {"string"}, params=dict(n=IntParam(2, 6, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 4)))),
+    voices=dict(paper="{alias} must highlight at least {n} parts in asterisks, as in *part*."),
     templates=("{alias} must contain at least {n} highlighted passages wrapped in asterisks, like *this*.",
                "Highlight at least {n} parts of {alias} with single asterisks, e.g. *key point*.",
                "In {alias}, mark {n} or more phrases as highlighted by wrapping them in *asterisks*."),
@@ -108,6 +111,7 @@ def _mutate_placeholder(t, n):
     return t2, f"{got} placeholder"
 
 @constraint("string.placeholder", "content", {"string"}, params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 4)))),
+    voices=dict(paper="{alias} must have at least {n} placeholders in square brackets, as in [place]."),
     templates=("{alias} must contain at least {n} placeholders in square brackets, like [NAME].",
                "Leave at least {n} fill-in placeholders such as [ADDRESS] in {alias}.",
                "Include {n} or more square-bracket placeholders (for example [DATE]) in {alias}."),
@@ -134,6 +138,7 @@ def _witness_section_checker(spec, n, splitter): spec.sections = (splitter, n)
 def _mutate_section_checker(t, n, splitter): return t.rstrip() + f"\n\n{splitter} {n + 1}\nOne more part.", f"{n + 1} sections"
 
 @constraint("string.section_checker", "content", {"string"}, long_form=True,
+    voices=dict(paper="{alias} must have {n} sections, each opened by '{splitter} X' with X its number."),
     params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 3))), splitter=TextParam(lexical=False, options=("Section", "SECTION", "Part", "Chapter"))),
     templates=("{alias} must have {n} sections. Mark the beginning of each section with '{splitter} X', where X is its number.",
                "Divide {alias} into exactly {n} sections, each opening with a line that starts with '{splitter}' and the section number ({splitter} 1, {splitter} 2, ...).",
@@ -179,6 +184,7 @@ def _ps_starts(text:str, ms:list)->list:
     return out
 
 @constraint("string.postscript", "content", {"string"}, long_form=True,
+    voices=dict(paper="{alias} must close with a one-sentence postscript opened by '{marker}'."),
     params=dict(marker=TextParam(lexical=False, options=("P.S.", "P.P.S"))),
     conflicts={"string.end_checker"}, aliases={"detectable_content:postscript"},
     templates=("{alias} must end with a postscript starting with '{marker}', followed by exactly one sentence and nothing else.",
