@@ -1,0 +1,32 @@
+"""The development panel (scripts/panel.py): blind answers and sealed blind labels, scored against the checker."""
+import shutil, subprocess, sys
+from pathlib import Path
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+PANEL = ROOT / "ifhier" / "data" / "panel"
+
+def _panel(*argv, cwd):
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "panel.py"), *map(str, argv)], capture_output=True, text=True, cwd=cwd, timeout=600)
+
+def test_shipped_panel_scores_with_every_constraint_labelled(tmp_path):
+    r = _panel("score", "--panel", PANEL, "--out", tmp_path, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    df = pd.read_csv(tmp_path / "verdicts.csv")
+    assert df.reader.notna().all() and set(df.voice) == {"ifhier", "paper"} and set(df.profile) == {"strict", "loose"}
+    assert df.groupby(["voice", "profile"]).size().nunique() == 1            # both voices label the same constraints
+    assert df.prompt_id.nunique() == 30 and set(df.depth) == {2, 3} and set(df.half) == {"dev", "held_out"}
+    assert "paired wording effect" in r.stdout and "holm_p" in r.stdout
+
+def test_labels_changed_after_the_seal_are_refused(tmp_path):
+    p = tmp_path / "panel"; shutil.copytree(PANEL, p)
+    lab = p / "labels_paper.jsonl"; lab.write_text(lab.read_text().replace('"label": "pass"', '"label": "fail"', 1))
+    r = _panel("score", "--panel", p, "--out", tmp_path / "o", cwd=tmp_path)
+    assert r.returncode != 0 and "changed since it was sealed" in r.stderr and "Traceback" not in r.stderr
+
+def test_draw_is_seeded_and_keeps_a_held_out_half(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b): assert _panel("draw", "--out", d, "--seed", 5, "--per-depth", 4, cwd=tmp_path).returncode == 0
+    assert (a / "prompts_paper.jsonl").read_bytes() == (b / "prompts_paper.jsonl").read_bytes()
+    halves = pd.read_json(a / "bench.jsonl", lines=True)["half"].value_counts().to_dict()
+    assert halves == {"dev": 4, "held_out": 4}   # 4 per depth at depths 2 and 3
