@@ -48,6 +48,59 @@ def test_guarded_map_limit_holds_for_one_worker():
     assert list(guarded_map(_slow_or_square, [-1, 5], workers=1, time_limit=0.5)) == [Unscored("time limit 0.5 s exceeded"), 25]
     assert time.monotonic() - t0 < 0.5 + SLACK
 
+def _nap_or_square(x:int)->int:
+    "x squared after a tenth of a second (sleeping: honest work that a loaded machine does not stretch tenfold)."
+    time.sleep(0.1)
+    return x * x
+
+def _raise_on_7(x:int)->int:
+    if x % 10 == 7: raise ValueError(f"bad {x}")
+    return x * x
+
+def _nap_then(job):
+    "(x, nap): sleep 0.1 s first if `nap`; then `_slow_or_square(x)`."
+    x, nap = job
+    if nap: time.sleep(0.1)
+    return _slow_or_square(x)
+
+def _timed(xs, **kw):
+    t0 = time.monotonic(); got = list(guarded_map(_slow_or_square, xs, **kw)); return got, time.monotonic() - t0
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_hang_inside_a_large_chunk(workers):
+    "Chunks of 64 (the default): one hang in the middle of one costs its own limit, and every other item is exact."
+    xs = list(range(2000)); xs[1000] = -1
+    _, base = _timed(list(range(2000)), workers=workers, time_limit=1.0)
+    got, dt = _timed(xs, workers=workers, time_limit=1.0)
+    assert got[1000] == Unscored("time limit 1 s exceeded")
+    assert got[:1000] + got[1001:] == [x * x for x in range(2000) if x != 1000]
+    assert dt < base + 1.0 + SLACK, (dt, base)
+
+def test_hang_counts_from_its_own_start():
+    "A forced chunk of 30 where the hang is item 20, after 2 s of honest work: cut at its own limit, the rest exact."
+    xs = [*range(20), -1, *range(21, 30)]
+    t0 = time.monotonic()
+    got = list(guarded_map(_nap_then, [(x, i < 20) for i, x in enumerate(xs)], workers=1, time_limit=1.0, chunk=30))
+    dt = time.monotonic() - t0
+    assert got == [*(x * x for x in range(20)), Unscored("time limit 1 s exceeded"), *(x * x for x in range(21, 30))]
+    assert dt < 2.0 + 1.0 + SLACK, dt
+
+def test_slow_honest_chunk_is_not_cut():
+    "20 items of 0.1 s in one forced chunk take 2 s, twice the 1 s limit: none of them is unscored."
+    assert list(guarded_map(_nap_or_square, range(20), workers=1, time_limit=1.0, chunk=20)) == [x * x for x in range(20)]
+
+def test_an_exception_costs_only_its_item():
+    got = list(guarded_map(_raise_on_7, range(200), workers=2, time_limit=5.0, chunk=64))
+    assert [g for x, g in enumerate(got) if x % 10 != 7] == [x * x for x in range(200) if x % 10 != 7]
+    assert [g for x, g in enumerate(got) if x % 10 == 7] == [Unscored(f"checker error: ValueError: bad {x}") for x in range(7, 200, 10)]
+
+@pytest.mark.parametrize("chunk", [None, 1, 5, 64])
+def test_order_is_kept(chunk):
+    "Two workers finish chunks out of order (a hang holds one back); the results come in input order."
+    xs = list(range(500)); xs[3] = -1
+    got = list(guarded_map(_slow_or_square, xs, workers=2, time_limit=0.5, chunk=chunk))
+    assert got == [Unscored("time limit 0.5 s exceeded") if x < 0 else x * x for x in xs]
+
 def _batch(n:int):
     recs = BENCH[:: max(1, len(BENCH) // 100)][:100]
     recs = [recs[i % len(recs)] for i in range(n)]

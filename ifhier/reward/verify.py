@@ -432,7 +432,7 @@ def _chunked(trees, completions, finish_reasons, rows, opts, workers, executor, 
     if executor is not None: got = _gather(executor, chunks, opts)
     else:
         chunks, got = list(chunks), []
-        for (t, it), r in zip(chunks, guarded_map(_chunk_job, ((t, it, opts) for t, it in chunks), workers, None, context=context)):
+        for (t, it), r in zip(chunks, guarded_map(_chunk_job, ((t, it, opts) for t, it in chunks), workers, None, context=context, chunk=1)):
             got += [_bad_record(r.reason, opts) for _ in it] if isinstance(r, Unscored) else r
     out = [None] * len(rows)
     for k, r in zip(order, got): out[k] = r
