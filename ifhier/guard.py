@@ -181,7 +181,7 @@ class _Chunks:
             for f in ready:
                 if f in self.flying: self.settle(f)
 
-# %% ../nbs/20a_guard.ipynb #ed0afc91
+# %% ../nbs/20a_guard.ipynb #3e138ccb
 def guarded_map(fn:Callable,                 # a module-level function of one item (it must pickle by name)
                 items:Iterable,              # the items; each must pickle
                 workers:int=1,               # worker processes (0 with no `time_limit`: run in this process)
@@ -206,13 +206,11 @@ def guarded_map(fn:Callable,                 # a module-level function of one it
     size = chunk or CHUNK
     record = ctx.RawArray("d", 3 * (32 * n + 64))  # progress records: 8 slots per chunk in flight (4 per worker), FIFO reuse
     pool = ProcessPool(n, initializer=_start_worker, initargs=(record, initializer, initargs), context=ctx)
-    finished = False
-    try:
-        yield from _Chunks(fn, items, pool, record, n, time_limit, window or max(1024, 16 * size * n), size, chunk is None).run()
-        finished = True
+    chunks = _Chunks(fn, items, pool, record, n, time_limit, window or max(1024, 16 * size * n), size, chunk is None)
+    try: yield from chunks.run()
     finally:
         pool.stop()                            # every task has its result, or the caller left: the workers go
-        if not finished: pool.join()           # abandoned or interrupted: wait until they are gone
+        if chunks.flying: pool.join()          # left with work in flight (abandoned, interrupted): wait until they are gone
         else:                                  # pebble's manager thread wakes every 0.1 s: its join is not the caller's wait
             import threading
             threading.Thread(target=pool.join, name="guarded_map-join").start()   # not a daemon: exit waits for it
