@@ -176,7 +176,7 @@ def test_report_compare_two_offline_answerers(tmp_path):
               "A − B (points)", "Nodes where the two differ"):
         assert s in out, s
     overall = [l for l in out.splitlines() if l.startswith("| overall |")]
-    assert len(overall) == 3 and all("[+" in l for l in overall)                  # every level: a positive difference with its CI
+    assert len(overall) == 4 and all("[+" in l for l in overall)                  # every level, and the wording table: a positive difference with its CI
     import pandas as pd
     cmp = pd.read_csv(tmp_path / "rep" / "compare.csv")
     node = cmp[(cmp.level == "node") & (cmp.group == "overall")].iloc[0]
