@@ -122,20 +122,22 @@ def percall(path:str, n:int)->dict:
     t0 = time.perf_counter(); total = sum(reward({"tree": texts[k]}, c) for k, c in rows); dt = time.perf_counter() - t0
     return dict(n=len(rows), rate=len(rows) / dt, mean_reward=total / len(rows))
 
-def child(path:str, workers:int, n:int)->dict:
-    "In a fresh process: stream `path` through `reward_batch` on a pool of `workers`; rate and peak memory."
+def child(path:str, workers:int, n:int, guarded:bool=False)->dict:
+    "In a fresh process: stream `path` through `reward_batch` on a pool of `workers` (`executor=`, or guarded: its own pool per batch, default limit); rate and peak memory."
     from concurrent.futures import ProcessPoolExecutor
+    from contextlib import nullcontext
     from ifhier.io import data_path, read_jsonl
     from ifhier.reward.verify import reward_batch
     bench = read_jsonl(data_path("ifhierbench.jsonl"))
     total, rows = 0.0, 0
-    with ProcessPoolExecutor(workers) as ex:
-        reward_batch(bench[:200], ["warm up"] * 200, executor=ex, chunksize=100)       # start the workers (imports)
+    with nullcontext() if guarded else ProcessPoolExecutor(workers) as ex:
+        kw = dict(workers=workers) if guarded else dict(executor=ex)
+        reward_batch(bench[:200], ["warm up"] * 200, **kw, **({} if guarded else dict(chunksize=100)))   # start the workers (imports)
         t0 = time.perf_counter()
         for b in _batches(Path(path), BATCH):
             b = b[:n - rows]
             if not b: break
-            s = reward_batch([bench[k] for k, _ in b], [c for _, c in b], executor=ex)
+            s = reward_batch([bench[k] for k, _ in b], [c for _, c in b], **kw)
             total += sum(s); rows += len(b)
         dt = time.perf_counter() - t0
     return dict(workers=workers, n=rows, seconds=dt, rate=rows / dt, mean_reward=total / rows, peak_mb=_peak_mb())
@@ -182,6 +184,9 @@ def main(n:int=N):
             print(f"reward_batch, {w} worker(s), {r['n']:,} distinct completions streamed in batches of {BATCH:,}: {r['seconds']:.1f} s = "
                   f"{r['rate']:,.0f} completions/s, {r['rate'] * vpc:,.0f} verdicts/s; peak memory {r['peak_mb']:,.0f} MB "
                   f"(mean reward {r['mean_reward']:.3f})", flush=True)
+        g = {w: _run_child(path, w, min(n, 20_000), None, "--guarded") for w in (1, 2)}
+        print(f"reward_batch guarded (workers=N, the default per-answer time limit), {g[1]['n']:,} distinct completions in batches of {BATCH:,}: "
+              f"1 worker {g[1]['rate']:,.0f}, 2 workers {g[2]['rate']:,.0f} completions/s", flush=True)
         base = base_checkout()
         if base is not None:                       # the same streams through the pre-issue-24 reward, in this run
             nb = min(n, 50_000)
@@ -227,5 +232,6 @@ def import_time(k:int=7)->None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--child"]: print(json.dumps(child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+    elif sys.argv[1:2] == ["--guarded"]: print(json.dumps(child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), guarded=True)))
     elif sys.argv[1:2] == ["--percall"]: print(json.dumps(percall(sys.argv[2], int(sys.argv[4]))))
     else: main()

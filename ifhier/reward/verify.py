@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 from ..io import InputError
 from ..tree import ConstraintNode, MAX_TREE_DEPTH, iter_nodes
 from ..verdicts import Verdict, as_tree, check, check_profile, check_verdicts, normal_text, unscored_verdicts
-from ..guard import CUT_OFF, FAILED, MISSING, PASSED, TIME_LIMIT, UNSCORED, Unscored, check_time_limit, error_reason, guarded_map
+from ..guard import CUT_OFF, FAILED, MISSING, PASSED, TIME_LIMIT, UNSCORED, Unscored, check_time_limit, error_reason, guarded_map, pool_context
 from ..run.rundir import THINK_CLOSE, THINK_OPEN, visible_answer
 if TYPE_CHECKING: from concurrent.futures import Executor   # an annotation only: not imported with the reward
 
@@ -410,16 +410,43 @@ def reward_batch(records:Sequence,          # records of any of `SHAPES`, one pe
     if mode == "vector": return [[dict(e) for e in out[k]] for k in src]
     return [out[k] for k in src] if not components else [Reward(float(out[k]), out[k].state, out[k].reason, dict(out[k].components)) for k in src]
 
+_JOBS: dict = {}   # in a guarded worker: {"tasks": {tree key: task}, "opts": options}, set by `_take_tasks` as it starts
+
+def _take_tasks(tasks:dict, opts:tuple, texts:bool):
+    "Guarded worker initializer: keep `tasks` ({tree key: task}, or its text to read here if `texts`) and the options."
+    global _JOBS
+    _JOBS = dict(tasks={k: _tree_cached(v) for k, v in tasks.items()} if texts else tasks, opts=opts)
+
+def _answer_job(job:tuple):
+    "Guarded worker function: the result of `job` = (tree key, completion, finish reason, None) or (tree key, answer text, None, unfinished)."
+    key, c, fr, unfinished = job
+    task, opts = _JOBS["tasks"][key], _JOBS["opts"]
+    a = answer_text(c, opts[2], fr) if unfinished is None else Answer(c, unfinished)
+    return _result(task, a, c, _verdicts(task, a.text, opts[1]), opts)
+
 def _guarded(trees, completions, finish_reasons, rows, opts, workers, time_limit, context)->list:
-    "One guarded task per answer that needs the checker; answers made text, and trees parsed, in this process."
+    "One guarded task per answer, scored whole in the worker; trees parsed here once before the pool starts; results built here only when unscored."
     fr = (lambda j: None) if finish_reasons is None else finish_reasons.__getitem__
-    answers = [answer_text(completions[j], opts[2], fr(j)) for j in rows]
-    parsed = [_tree_cached(trees[j]) for j in rows]
-    need = [k for k, (a, t) in enumerate(zip(answers, parsed)) if a.text is not None and not isinstance(t, str)]
-    got = dict(zip(need, guarded_map(_verdict_job, ((trees[rows[k]], answers[k].text, opts[1]) for k in need),
-                                     max(1, workers), time_limit, context=context)))
-    return [_bad_record(t, opts) if isinstance(t, str) else _result(t, a, completions[j], got.get(k), opts)
-            for k, (j, a, t) in enumerate(zip(rows, answers, parsed))]
+    keys, tasks, out, jobs, at = {}, {}, [None] * len(rows), [], []
+    for k, j in enumerate(rows):
+        if (key := keys.get(js := trees[j])) is None: key = keys[js] = len(keys); tasks[key] = _tree_cached(js)
+        t, c = tasks[key], completions[j]
+        if isinstance(t, str): out[k] = _bad_record(t, opts); continue
+        if type(c) is str: jobs.append((key, c, "length" if fr(j) == "length" else None, None))   # all `answer_text` reads of it
+        else:                                              # bytes, chat messages, anything: made text here (a task must pickle)
+            a = answer_text(c, opts[2], fr(j))
+            if a.text is None: out[k] = _result(t, a, c, None, opts); continue
+            jobs.append((key, a.text, None, a.unfinished))
+        at.append(k)
+    ctx = context or pool_context()
+    fork = ctx.get_start_method() == "fork"                # forked workers inherit the parsed tasks; spawned ones read the text
+    init = ({i: t for i, t in tasks.items() if not isinstance(t, str)} if fork else {i: js for js, i in keys.items()}, opts, not fork)
+    for r, k in zip(guarded_map(_answer_job, jobs, max(1, workers), time_limit, _take_tasks, init, context=ctx), at):
+        if isinstance(r, Unscored):                        # killed at its limit, or the worker died: built here
+            j = rows[k]
+            r = _result(tasks[keys[trees[j]]], answer_text(completions[j], opts[2], fr(j)), completions[j], r, opts)
+        out[k] = r
+    return out
 
 def _chunked(trees, completions, finish_reasons, rows, opts, workers, executor, chunksize, context)->list:
     "Chunks of answers: in this process, on an unguarded-per-answer pool of `workers`, or on `executor`."
