@@ -26,6 +26,7 @@ test: install sync-check nbtest pytest test-browser
 
 sync-check: install
 	$(BIN)/python scripts/check_sync.py
+	$(BIN)/python scripts/import_cells.py --check
 
 ## every notebook's cells as tests; figures go to a temporary folder, so nothing tracked is rewritten
 nbtest: install
