@@ -245,9 +245,11 @@ def check_flat(tree:ConstraintNode|dict|str,  # the constraint tree
     return out
 
 # %% ../nbs/20_verdicts.ipynb #4742c758
+_DataFrame, _Series = "pandas.DataFrame", "pandas.Series"   # named in signatures only: checking never loads pandas
+
 def verdicts_df(verdicts:list[Verdict],  # output of `check` or `check_flat`
                 **meta,                  # constant columns put first, e.g. prompt_id=..., sample=0, depth=3
-               )->pd.DataFrame:          # columns: *meta, node_path, constraint, params (JSON), verdict, reason
+               )->_DataFrame:          # columns: *meta, node_path, constraint, params (JSON), verdict, reason
     "The verdicts of one answer as a long table."
     import pandas as pd   # the tables only: checking (and `import ifhier.reward`) never loads pandas
     cols = [*meta, "node_path", "constraint", "params", "verdict", "reason"]
@@ -255,15 +257,15 @@ def verdicts_df(verdicts:list[Verdict],  # output of `check` or `check_flat`
                           "params": json.dumps(v.params, sort_keys=True, ensure_ascii=False),
                           "verdict": v.verdict, "reason": v.reason} for v in verdicts], columns=cols)
 
-def _acc(per:pd.Series, by:list):
+def _acc(per:_Series, by:list):
     import pandas as pd
     if not by: return float(per.mean()) if len(per) else float("nan")
     g = per.groupby(level=by)
     return pd.DataFrame({"n": g.size(), "accuracy": g.mean()}).reset_index()
 
-def prompt_accuracy(df:pd.DataFrame,  # long verdict table
+def prompt_accuracy(df:_DataFrame,  # long verdict table
                     by:list|None=None,  # grouping columns (e.g. ["model", "depth"]); None for one number
-                   )->float|pd.DataFrame:  # a float, or columns *by, n (answers), accuracy
+                   )->float|_DataFrame:  # a float, or columns *by, n (answers), accuracy
     "Strict prompt-level accuracy: share of answers whose constraints all pass."
     import pandas as pd
     by = list(by or [])
@@ -272,9 +274,9 @@ def prompt_accuracy(df:pd.DataFrame,  # long verdict table
     per = ok_.groupby([df[c] for c in unit]).all() if unit else pd.Series([ok_.all()] if len(df) else [])
     return _acc(per, by)
 
-def instruction_accuracy(df:pd.DataFrame,    # long verdict table
+def instruction_accuracy(df:_DataFrame,    # long verdict table
                          by:list|None=None,  # grouping columns; None for one number
-                        )->float|pd.DataFrame:  # a float, or columns *by, n (constraints), accuracy
+                        )->float|_DataFrame:  # a float, or columns *by, n (constraints), accuracy
     "Strict instruction-level accuracy: passes / all constraints (`unreachable` counts as not passed)."
     import pandas as pd
     by = list(by or [])

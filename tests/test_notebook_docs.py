@@ -61,3 +61,21 @@ def test_make_docs_builds_a_page_per_library_notebook(tmp_path):
     assert "count_words" in (site / "00_text.html").read_text()     # the API docs are rendered
     assert "def build_one(" in re.sub(r"<[^>]+>", "", (site / "bench" / "33_build.html").read_text())   # show_doc ran past its mixed setup cells
     assert (site / "figures" / "workbench.png").exists()             # the index page's pictures travel with it
+
+
+def test_every_public_signature_renders():
+    "show_doc resolves each public function's annotations (a name imported only for type checkers breaks `make docs`)."
+    import importlib, inspect, pkgutil, warnings
+    import ifhier
+    from nbdev.showdoc import show_doc
+    bad = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for m in pkgutil.walk_packages(ifhier.__path__, "ifhier."):
+            mod = importlib.import_module(m.name)
+            for n in getattr(mod, "__all__", []):
+                o = getattr(mod, n, None)
+                if inspect.isfunction(o) or inspect.isclass(o):
+                    try: show_doc(o)
+                    except Exception as e: bad.append(f"{m.name}.{n}: {e!r}")
+    assert not bad, bad

@@ -13,7 +13,7 @@ from ..tree import ConstraintNode, MAX_TREE_DEPTH, iter_nodes
 from ..verdicts import Verdict, as_tree, check, check_profile, check_verdicts, normal_text, unscored_verdicts
 from ..guard import CUT_OFF, FAILED, MISSING, PASSED, TIME_LIMIT, UNSCORED, Unscored, check_time_limit, error_reason, guarded_map, pool_context
 from ..run.rundir import THINK_CLOSE, THINK_OPEN, visible_answer
-if TYPE_CHECKING: from concurrent.futures import Executor   # an annotation only: not imported with the reward
+_Executor = "concurrent.futures.Executor"   # named in signatures only: the reward never imports concurrent.futures
 
 # %% auto #0
 __all__ = ['END_TOKENS', 'MODES', 'UNFINISHED', 'STATE_POLICY', 'SHAPES', 'TASK_CACHE', 'Answer', 'answer_text', 'IFEvalTask',
@@ -387,7 +387,7 @@ def reward_batch(records:Sequence,          # records of any of `SHAPES`, one pe
                  unfinished:str="zero",     # "zero" | "scale" | "ignore"
                  unfinished_factor:float=0.5,  # the multiplier under unfinished="scale"
                  workers:int=0,             # guarded worker processes (at least 1 under a time limit); 0 and no limit: this process
-                 executor:Executor|None=None,  # any concurrent.futures Executor (overrides `workers`; no per-answer limit)
+                 executor:_Executor|None=None,  # any concurrent.futures Executor (overrides `workers`; no per-answer limit)
                  chunksize:int|None=None,   # completions per chunk without a time limit (default: ~8 chunks per worker, 64-4096)
                  mp_context=None,           # multiprocessing context for the workers (default `ifhier.guard.pool_context()`)
                  dedup:bool=True,           # score each distinct (tree, text completion, finish reason) once
@@ -469,7 +469,7 @@ def _chunk_job(job:tuple)->list:
     "Worker function for a chunk with no per-answer limit: `score_chunk(trees, items, opts)`."
     return score_chunk(*job)
 
-def _gather(ex:Executor, chunks:list, opts:tuple)->list:
+def _gather(ex:_Executor, chunks:list, opts:tuple)->list:
     "Submit every chunk to `ex`, collect in order; a failed chunk is re-scored here."
     futs, done = [], []
     for t, it in chunks:                                       # submitted as they are built: workers start at once
