@@ -105,3 +105,17 @@ def test_reasoning_order_hand_traces():
     traces = read_jsonl(FIX / "reasoning_traces.jsonl", ("name", "expected", "prompt", "tree", "reasoning"), "trace")
     assert len(traces) >= 6
     for t in traces: assert trace_order(t["tree"], t["reasoning"], t["prompt"])["label"] == t["expected"], t["name"]
+
+
+def test_report_counts_answer_states_and_accuracy_without_cut_off(tmp_path, bench):
+    "A witness run whose last (depth-3) answer stopped early at the length limit: counted cut off, and left out in the last column."
+    run = tmp_path / "w"; run_benchmark("witness", BENCH, run, progress=False)
+    rows = [json.loads(l) for l in (run / "responses.jsonl").read_text().splitlines()]
+    rows[-1].update(finish_reason="length", response=rows[-1]["response"][:3], raw=rows[-1]["response"][:3])   # stopped early: fails
+    (run / "responses.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, out, err = call("report", run, "--bench", bench, "--out", tmp_path / "rep", "--n-boot", 200)
+    assert code == 0, err
+    md = (tmp_path / "rep" / "report.md").read_text()
+    row = next(l for l in md.splitlines() if l.startswith("| witness |") and "0.950" in l)
+    assert row.split(" | ")[1:6] == ["19", "0", "1", "0", "0"] and row.rstrip(" |").endswith("1.000"), row
+    assert "## Answer states" in md and "1 cut off" in out

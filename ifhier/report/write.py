@@ -11,7 +11,8 @@ import pandas as pd
 from ..io import InputError, data_path, refuse_overlap, write_csv, write_text
 from ..benchfile import load_bench
 from ..verdicts import PROFILES
-from .score import coverage_line, default_workers
+from .score import accuracy_table, answer_states, coverage_line, default_workers
+from ..guard import STATES
 from .tables import (load_runs, all_scores, accuracy_ci, type_pass_rates, hardest_types, table2, table3,
                                   md_table, fmt_ci, paper_table2, paper_table3)
 from .reasoning import reasoning_order, reasoning_summary, SEPARATION_THRESHOLD
@@ -22,7 +23,8 @@ from .human_agreement import agreement_markdown
 from ..figures import plot_accuracy_ci, plot_type_heatmap, plot_overcredit, save_figure
 
 # %% auto #0
-__all__ = ['GROUPS', 'group_tables', 'paper_signature', 'group_markdown', 'published_markdown', 'build_report', 'cli_report']
+__all__ = ['GROUPS', 'group_tables', 'paper_signature', 'group_markdown', 'published_markdown', 'states_markdown', 'build_report',
+           'cli_report']
 
 # %% ../../nbs/report/66_write.ipynb #91a53b03
 def group_tables(runs:list, bench:list, n_boot:int=2000, seed:int=0)->dict:
@@ -139,6 +141,21 @@ def _save(frames:dict, out:Path):
         if parts: write_csv(pd.concat(parts, ignore_index=True), out / f"{name}.csv")
 
 # %% ../../nbs/report/66_write.ipynb #5746a9d9
+def states_markdown(runs:list)->list:
+    "Markdown lines: each run's answers by state, and its strict prompt-level accuracy with and without cut-off answers."
+    L = ["## Answer states", "", "Every answer is passed, failed, cut off (stopped at the length limit, or a `<think>` never closed), "
+         "unscored (the checker erred or ran past its time limit) or missing. Accuracy scores a cut-off answer on what it "
+         "wrote (a missing one fails); the last column leaves cut-off answers out.", "",
+         "| Run | passed | failed | cut off | unscored | missing | prompt acc. (strict) | without cut-off answers |", "|---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        s = r.scores[r.scores["profile"].eq("strict")] if "profile" in r.scores else r.scores
+        if "state" not in s: L.append(f"| {r.name} | (a score table from before answer states: re-run `ifhier score`) ||||||| "); continue
+        n, top = answer_states(s, missing=None), accuracy_table(s).query("depth == 'all'").iloc[0]
+        fin = top.get("prompt_acc_finished", float("nan"))
+        L.append(f"| {r.name} | " + " | ".join(str(n[k]) for k in STATES) + f" | {top.prompt_acc:.3f} | "
+                 + ("—" if fin != fin else f"{fin:.3f}") + " |")
+    return L
+
 def build_report(run_dirs:list,         # run directories
                  bench_path:str|Path,   # the benchmark JSONL they answered
                  out_dir:str|Path,      # receives report.md, CSVs and figures/
@@ -161,6 +178,7 @@ def build_report(run_dirs:list,         # run directories
          + ("missing answers are left out (`--answered-only`)." if answered_only else "a missing answer fails every constraint (reason `no answer`)."), "",
          "| Run | kind | coverage |", "|---|---|---|"]
     L += [f"| {r.name} | {'offline answerer' if r.synthetic else 'model'} | {coverage_line(r.coverage)} |" for r in runs]
+    L += [""] + states_markdown(runs)
     if all(r.synthetic for r in runs): L += ["", "**No model runs were given**: every run here is an offline answerer "
                                            "(the witness or a labelled synthetic responder). They exercise the pipeline; they are not model results."]
     res, csv = dict(runs=runs), {k: [] for k in ("accuracy_by_depth", "type_pass_rates", "hardest_types", "overcredit",
