@@ -152,8 +152,10 @@ class IfhierWarning(UserWarning):
     "Something a user should know that does not stop the work (a dropped torn line, ...): shown as one line."
 
 _formatwarning = warnings.formatwarning
+_PACKAGE = str(Path(__file__).resolve().parent) if "__file__" in globals() else "\0"   # ifhier's own folder
 def _one_line(message, category, filename, lineno, line=None):
-    if issubclass(category, IfhierWarning): return f"ifhier: warning: {message}\n"
+    "An `IfhierWarning`, or any warning raised in ifhier's own code, as one line without a source line; others as Python shows them."
+    if issubclass(category, IfhierWarning) or str(filename).startswith(_PACKAGE): return f"ifhier: warning: {message}\n"
     return _formatwarning(message, category, filename, lineno, line)
 warnings.formatwarning = _one_line
 
