@@ -11,7 +11,7 @@ from ..tree import ConstraintNode, iter_nodes
 from ..verdicts import check, prompt_accuracy, instruction_accuracy, unscored_verdicts
 from ..io import InputError, atomic_open, read_jsonl, refuse_overlap, write_json, write_jsonl, data_path
 from ..benchfile import load_bench
-from ..run.rundir import RESPONSE_FIELDS, is_answer, load_run, resolve_rows, run_files, visible_answer
+from ..run.rundir import RESPONSE_FIELDS, is_answer, load_run, resolve_rows, run_files
 from ..run.answers import answer_of_row, log_line, read_answers
 from ..guard import CUT_OFF, FAILED, MISSING, PASSED, STATES, TIME_LIMIT, UNSCORED, Unscored, error_reason, guarded_map
 

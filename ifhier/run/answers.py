@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from ..io import InputError, MissingFileError, jsonl_lines, read_jsonl
 from .rundir import RESPONSES, is_answer, load_run, read_manifest, resolve_rows, visible_answer
+from ..verdicts import normal_text
 
 # %% auto #0
 __all__ = ['BOM', 'STATES', 'clean_text', 'Answer', 'visible', 'answer_of_row', 'log_kind', 'read_log', 'read_log_rows',
@@ -19,9 +20,8 @@ BOM = "\ufeff"
 STATES = ("answered", "cut_off", "missing")   # what the reader can tell; scoring adds passed / failed / unscored
 
 def clean_text(text:str|None)->str|None:
-    "`text` without a leading byte-order mark, with CRLF and CR line endings as LF."
-    if not isinstance(text, str): return None
-    return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
+    "`text` as every checker reads it (`ifhier.verdicts.normal_text`: no leading byte-order mark, LF line ends); None if not text."
+    return normal_text(text) if isinstance(text, str) else None
 
 @dataclass(frozen=True)
 class Answer:
