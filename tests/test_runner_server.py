@@ -38,8 +38,11 @@ def test_kill_resume_secrets(tmp_path, server):
     first = read_responses(resp)
     done = Counter(k[0] for k, r in first.items() if not r["error"])
     assert 20 <= len(first) < 60, len(first)
-    assert first[("p07", 0)]["error"].startswith("AuthenticationError") and first[("p07", 0)]["attempts"] == 1
-    assert first[("p08", 0)]["error"].startswith("BadRequestError") and first[("p08", 0)]["attempts"] == 1
+    # the plan serves its one fault to whichever sample of the prompt reaches the server first; concurrent requests
+    # can arrive in either order, so exactly one of the two samples carries it, unretried
+    for pid, kind in (("p07", "AuthenticationError"), ("p08", "BadRequestError")):
+        faulted = [first[(pid, s)] for s in (0, 1) if (pid, s) in first and first[(pid, s)]["error"]]
+        assert len(faulted) == 1 and faulted[0]["error"].startswith(kind) and faulted[0]["attempts"] == 1, (pid, faulted)
     with resp.open("a") as f: f.write('{"prompt_id": "p2')                      # a torn last line, as SIGKILL leaves one
     assert {e["auth"] for e in server.log} == {f"Bearer {KEY}"}                 # the key did reach the server ...
     server.log.clear()
