@@ -6,7 +6,7 @@ the prompt); readers who never saw the checker label every constraint from a che
 only where a reader confirms it. Nothing here calls a model: the answers and labels come in as files, with their
 provenance ("a frontier LLM, one pass, no tools" — never a named model's score).
 
-    python scripts/panel.py draw   --out panel/ [--seed 23 --per-depth 8 --depths 2,3]
+    python scripts/panel.py draw   --out panel/ [--bench B.jsonl --voices ifhier,paper --seed 23 --per-depth 8 --depths 2,3]
     python scripts/panel.py sheets --panel panel/ [--out out/panel]   # checklists for the blind readers
     python scripts/panel.py seal   --panel panel/              # sha256 of every label file, before scoring
     python scripts/panel.py score  --panel panel/ [--out out/panel]   # checker vs readers, and the paired wording effect
@@ -23,18 +23,24 @@ from ifhier.tree import ConstraintNode
 
 VOICES = ("ifhier", "paper")
 
-def draw(out:Path, seed:int, per_depth:int, depths:tuple):
+def _voices(panel:Path)->list:
+    "The voices a panel was drawn in (those with a prompts file), in VOICES order."
+    return [v for v in VOICES if (panel / f"prompts_{v}.jsonl").exists()]
+
+def draw(out:Path, seed:int, per_depth:int, depths:tuple, bench_path:Path|None=None, voices:tuple=VOICES):
     from ifhier.bench.voice import revoice
-    bench = load_bench(data_path("ifhierbench.jsonl"))
+    if bad := set(voices) - set(VOICES): raise InputError(f"unknown voice(s) {sorted(bad)}; known: {', '.join(VOICES)}")
+    bench = load_bench(bench_path or data_path("ifhierbench.jsonl"))
     rng, picked = random.Random(seed), []
     for d in depths:
         ids = sorted(r["id"] for r in bench if r["depth"] == d)
+        if len(ids) < per_depth: raise InputError(f"depth {d} has {len(ids)} prompts; cannot draw {per_depth}")
         picked += rng.sample(ids, per_depth)
     keep = [r for r in bench if r["id"] in set(picked)]
     halves = {pid: ("dev" if i % 2 == 0 else "held_out") for i, pid in enumerate(sorted(picked, key=lambda p: hashlib.sha256(f"{seed}:{p}".encode()).hexdigest()))}
     out.mkdir(parents=True, exist_ok=True)
     write_jsonl([dict(r, half=halves[r["id"]]) for r in keep], out / "bench.jsonl")
-    for v in VOICES:
+    for v in voices:
         recs = keep if v == "ifhier" else revoice(keep, v)
         write_jsonl([dict(id=r["id"], prompt=r["prompt"]) for r in recs], out / f"prompts_{v}.jsonl")
     print(f"drew {len(keep)} trees (seed {seed}, {per_depth} per depth {list(depths)}): {out}/prompts_<voice>.jsonl")
@@ -48,7 +54,7 @@ def checklist(rec:dict)->list:
 def sheets(panel:Path, out:Path):
     bench = {r["id"]: r for r in read_jsonl(panel / "bench.jsonl")}
     out.mkdir(parents=True, exist_ok=True)
-    for v in VOICES:
+    for v in _voices(panel):
         prompts = {r["id"]: r["prompt"] for r in read_jsonl(panel / f"prompts_{v}.jsonl")}
         answers = {a["prompt_id"]: a["response"] for a in read_jsonl(panel / f"answers_{v}.jsonl")}
         rows = [dict(prompt_id=pid, prompt=prompts[pid], answer=answers.get(pid),
@@ -69,7 +75,7 @@ def score(panel:Path, out:Path):
         if hashlib.sha256((panel / name).read_bytes()).hexdigest() != h: raise InputError(f"{panel / name}: changed since it was sealed")
     bench = {r["id"]: r for r in read_jsonl(panel / "bench.jsonl")}
     rows = []
-    for v in VOICES:
+    for v in _voices(panel):
         answers = {a["prompt_id"]: a["response"] for a in read_jsonl(panel / f"answers_{v}.jsonl")}
         labels = {(l["prompt_id"], int(l["index"])): l["label"] for l in read_jsonl(panel / f"labels_{v}.jsonl")}
         for pid, rec in bench.items():
@@ -90,12 +96,25 @@ def score(panel:Path, out:Path):
     s = df[df.profile == "loose"].assign(confirmed_fail=lambda d: (d.checker == "fail") & (d.reader.fillna("fail") == "fail"))
     p = s.groupby(["voice", "prompt_id", "depth", "half"]).confirmed_fail.any().rename("failed").reset_index()
     p["passed"] = ~p.failed
-    print("prompt-level accuracy, confirmed failures only (loose checker AND reader):")
-    print(p.groupby(["voice", "depth"]).passed.agg(["mean", "size"]).to_string())
+    print("prompt-level accuracy, confirmed failures only (loose checker AND reader), Wilson 95% CI:")
+    print(accuracy_table(p).to_string(index=False))
     p.to_csv(out / "prompts.csv", index=False)
+    if len(_voices(panel)) < 2: return df
     print("paired wording effect, ifhier voice − paper voice, prompt-level strict checker (bootstrap 95% CI over trees, exact McNemar, Holm):")
     print(wording_effect(df[df.profile == "strict"]).to_string(index=False))
     return df
+
+def accuracy_table(p):
+    "Prompt-level accuracy per voice and depth, and per voice over all depths, with Wilson 95% intervals."
+    import pandas as pd
+    from statsmodels.stats.proportion import proportion_confint
+    rows = []
+    for v, g in p.groupby("voice"):
+        for depth, h in [*g.groupby("depth"), ("all", g)]:
+            k, n = int(h.passed.sum()), len(h)
+            lo, hi = proportion_confint(k, n, method="wilson")
+            rows.append(dict(voice=v, depth=depth, prompts=n, passed=k, accuracy=k / n, ci_low=lo, ci_high=hi))
+    return pd.DataFrame(rows).round(3)
 
 def wording_effect(df, reps:int=10_000, seed:int=0):
     "Per depth and overall: prompt-level pass rate in each voice, the paired difference with a bootstrap CI, exact McNemar p, Holm."
@@ -122,12 +141,14 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("draw"); d.add_argument("--out", required=True, type=Path); d.add_argument("--seed", type=int, default=23)
     d.add_argument("--per-depth", type=int, default=8); d.add_argument("--depths", default="2,3")
+    d.add_argument("--bench", type=Path, help="the benchmark file to draw from (default: the shipped core build)")
+    d.add_argument("--voices", default=",".join(VOICES), help="voices to render the drawn trees in")
     for n in ("sheets", "seal", "score"):
         q = sub.add_parser(n); q.add_argument("--panel", required=True, type=Path)
         q.add_argument("--out", type=Path, default=Path("out/panel"), help="where derived files go (sheets, verdicts.csv, prompts.csv)")
     a = ap.parse_args(argv)
     try:
-        if a.cmd == "draw": draw(a.out, a.seed, a.per_depth, tuple(int(x) for x in a.depths.split(",")))
+        if a.cmd == "draw": draw(a.out, a.seed, a.per_depth, tuple(int(x) for x in a.depths.split(",")), a.bench, tuple(a.voices.split(",")))
         else: globals()[a.cmd](a.panel, a.out)
     except InputError as e: sys.exit(f"panel: error: {e}")
 

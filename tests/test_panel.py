@@ -30,3 +30,25 @@ def test_draw_is_seeded_and_keeps_a_held_out_half(tmp_path):
     assert (a / "prompts_paper.jsonl").read_bytes() == (b / "prompts_paper.jsonl").read_bytes()
     halves = pd.read_json(a / "bench.jsonl", lines=True)["half"].value_counts().to_dict()
     assert halves == {"dev": 4, "held_out": 4}   # 4 per depth at depths 2 and 3
+
+def test_draw_from_another_bench_in_one_voice(tmp_path):
+    "A tier file can be drawn in ifhier's voice only; scoring then prints accuracy with Wilson CIs and no wording effect."
+    src = pd.read_json(PANEL / "bench.jsonl", lines=True).drop(columns="half")
+    bench = tmp_path / "b.jsonl"; src.to_json(bench, orient="records", lines=True)
+    out = tmp_path / "p"
+    r = _panel("draw", "--out", out, "--bench", bench, "--voices", "ifhier", "--per-depth", 2, "--depths", "3", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (out / "prompts_ifhier.jsonl").exists() and not (out / "prompts_paper.jsonl").exists()
+    drawn = pd.read_json(out / "bench.jsonl", lines=True)
+    assert len(drawn) == 2 and set(drawn.depth) == {3} and set(drawn.id) <= set(src.id)
+    ans = pd.read_json(PANEL / "answers_ifhier.jsonl", lines=True)
+    ans[ans.prompt_id.isin(drawn.id)].to_json(out / "answers_ifhier.jsonl", orient="records", lines=True)
+    lab = pd.read_json(PANEL / "labels_ifhier.jsonl", lines=True)
+    lab[lab.prompt_id.isin(drawn.id)].to_json(out / "labels_ifhier.jsonl", orient="records", lines=True)
+    assert _panel("seal", "--panel", out, cwd=tmp_path).returncode == 0
+    r = _panel("score", "--panel", out, "--out", tmp_path / "o", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "Wilson 95% CI" in r.stdout and "paired wording effect" not in r.stdout
+    assert set(pd.read_csv(tmp_path / "o" / "verdicts.csv").voice) == {"ifhier"}
+    bad = _panel("draw", "--out", tmp_path / "q", "--bench", bench, "--per-depth", 99, "--depths", "3", cwd=tmp_path)
+    assert bad.returncode != 0 and "cannot draw 99" in bad.stderr and "Traceback" not in bad.stderr

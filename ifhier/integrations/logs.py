@@ -4,13 +4,10 @@
 
 # %% ../../nbs/integrations/58_logs.ipynb #5c9b0f94
 from __future__ import annotations
-import json, re, zipfile
-from pathlib import Path
-from ..io import InputError, jsonl_lines
 
 # %% auto #0
 __all__ = []
 
 # %% ../../nbs/integrations/58_logs.ipynb #ed0cfa74
-from ..run.answers import (_content_text, _input_text, _inspect_parts, _inspect_rows, _lm_eval_model, _lm_eval_rows, _resolve, _what, _zstd_zip, log_kind, log_line, read_log, read_log_rows)
+from ..run.answers import log_kind, log_line, read_log, read_log_rows
 __all__ = ["log_kind", "read_log", "read_log_rows", "log_line"]
