@@ -41,16 +41,16 @@ def _typed(val, child_kind:str, subject:str, profile:str="strict")->tuple:
     return json.dumps(val), ""
 
 # %% ../nbs/02b_reach.ipynb #4ac54e6d
-def _extract(parent_kind, parent, via, child_kind, profile="strict"):
-    k, v = _via(via)
+def _extract(parent_kind, parent, via, child_kind, profile="strict", kv=None, subject=None):
+    k, v = kv or _via(via)
     if VIA_KINDS.get(k) != parent_kind: return None, f"cannot reach a child by {k} from a {parent_kind} scope"
     if k == "key":
         if v not in parent: return None, f"no key '{v}'" + _hint([str(x) for x in parent])
-        return _typed(parent[v], child_kind, via_subject(via), profile)
+        return _typed(parent[v], child_kind, subject or via_subject(via), profile)
     if k == "index":
         n = len(parent)
-        if not (isinstance(v, int) and 0 <= v < n): return None, f"no item {via_subject(via)[5:]} (list has {n} item{'' if n == 1 else 's'})"
-        return _typed(parent[v], child_kind, via_subject(via), profile)
+        if not (isinstance(v, int) and 0 <= v < n): return None, f"no item {(subject or via_subject(via))[5:]} (list has {n} item{'' if n == 1 else 's'})"
+        return _typed(parent[v], child_kind, subject or via_subject(via), profile)
     found = parent.find(v)
     if found is None:
         return None, f"no {k} '{v}'" + _hint([h.name for h in parent.headings] if k == "heading" else [s.label for s in parent.sections])
@@ -61,9 +61,11 @@ def extract_child(parent_kind:str,  # kind of the parent scope
                   via:dict,         # how the child is reached: {"key": K} / {"index": i} / {"heading": H} / {"label": L}
                   child_kind:str,   # kind the child will be parsed as
                   profile:str="strict",  # "strict" or "loose"
+                  kv:tuple|None=None,     # `via` as its (kind, value) pair, if known (a compiled walk knows it)
+                  subject:str|None=None,  # `via_subject(via)`, if known
                  )->tuple[Any, str]:  # (raw child, '') or (None, reason)
     "The raw slice reached from `parent_value` by `via`, type-checked for `child_kind`; never raises."
-    try: return _extract(parent_kind, parent_value, via, child_kind, profile)
+    try: return _extract(parent_kind, parent_value, via, child_kind, profile, kv, subject)
     except RecursionError: return None, "scope is nested too deeply"
     except Exception as e: return None, f"cannot extract {via!r} from a {parent_kind} scope ({type(e).__name__})"
 

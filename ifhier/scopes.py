@@ -7,7 +7,7 @@ from __future__ import annotations
 import json, re
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, NamedTuple
 from .tolerances import PROFILES, tolerance, _loose, _EMO, _NAME_HEAD
 from .spans import Loc, _norm_pieces, _shift, _cut, _lines, _region
@@ -66,10 +66,21 @@ def _name_tail(s:str, h:int, b:int, memo:dict)->int:
     r, p = memo[("t", b)]
     return p if r < b and p > h and _W_CH.match(s, p - 1) else b
 
+_NAMES: dict = {}   # {(name, profile): key}: every answer names the same few headings, so each is normalised once
+_NAMES_MAX, _NAME_LEN = 65_536, 200   # names kept (the memo is emptied when full), and the longest name kept
+
 def norm_name(name:str,          # a heading or label as written or as named in a prompt
               profile:str="strict", # "loose" also drops numbering, a leading emoji and a trailing period
              )->str:             # the matching key
     "`name` trimmed of whitespace, trailing colon, closing #s and surrounding emphasis, case-folded."
+    if type(name) is not str or len(name) > _NAME_LEN: return _norm_name(name, profile)
+    if (s := _NAMES.get((name, profile))) is None:
+        if len(_NAMES) >= _NAMES_MAX: _NAMES.clear()
+        s = _NAMES[(name, profile)] = _norm_name(name, profile)
+    return s
+
+def _norm_name(name, profile:str)->str:
+    "`norm_name`'s work, not memoised."
     s = _trim(str(name))
     if profile == "loose":
         s = s.translate(tolerance("typographic-quotes").rule)
@@ -145,16 +156,28 @@ class Heading(NamedTuple):
     start: int
     end: int
 
-def _section_cut(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, profile:str="strict")->tuple:
-    "(text, pieces, (a, b)) of a section: the region dedented and trimmed; loose drops a trailing separator."
+def _section_lines(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, profile:str="strict")->list:
+    "The line regions of a section (its `first` line, then [a, b)); loose drops a trailing separator."
     if profile == "loose":
         if last: i = _trailing_rule(t, a, b)
         else: i = m.start() if (m := _CLOSING_RULE.search(t, a, b)) else None
         if i is not None and i >= a: b = i
     lines = _lines(t, a, b) if b > a else []
-    if first: lines = [(first_at, first_at + len(first))] + lines
+    return [(first_at, first_at + len(first))] + lines if first else lines
+
+def _section_cut(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, profile:str="strict")->tuple:
+    "(text, pieces, (a, b)) of a section: the region dedented and trimmed; loose drops a trailing separator."
+    lines = _section_lines(t, a, b, last, first, first_at, profile)
     txt, pieces = _cut(t, lines) if lines else ("", [(0, a, 0)])
     return txt, pieces, _region(pieces, len(txt))
+
+def _section_text(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, profile:str="strict")->str:
+    "The text of `_section_cut` without its pieces: when a non-blank line starts at column 0 there is nothing to dedent."
+    lines = _section_lines(t, a, b, last, first, first_at, profile)
+    if not lines: return ""
+    ls = [t[x:y] for x, y in lines]
+    if any(l[0] not in " \t" for l in ls if l.strip()): return "\n".join(l if l.strip() else "" for l in ls).strip()
+    return _cut(t, lines)[0]
 
 class SectionDoc:
     "What a parsed document of named sections shares (`MarkdownDoc`, `LabeledDoc`): finding a section by name, cutting its text."
@@ -163,9 +186,16 @@ class SectionDoc:
         "(text, pieces, region) of the section of part `p` (a heading or a label)."
         return _section_cut(self.text, p.start, p.end, p.end >= len(self.text), getattr(p, "first", ""),
                             getattr(p, "first_at", 0), self.profile)
-    def section_text(self, p)->str: return self.section_cut(p)[0]
-    @cached_property
-    def _index(self)->dict: return _first_by_name(getattr(self, self._parts), lambda p: getattr(p, self._name), self.profile)
+    def section_text(self, p)->str:
+        "The text of the section of part `p` (`section_cut`'s text, without locating its pieces)."
+        return _section_text(self.text, p.start, p.end, p.end >= len(self.text), getattr(p, "first", ""),
+                             getattr(p, "first_at", 0), self.profile)
+    @property
+    def _index(self)->dict:
+        "{normalised name: first part}, built on first use and kept in the instance dict (a frozen dataclass: written there directly)."
+        d = self.__dict__.get("_index_by_name")
+        if d is None: d = self.__dict__["_index_by_name"] = _first_by_name(getattr(self, self._parts), lambda p: getattr(p, self._name), self.profile)
+        return d
     def find(self, name:str):
         "The first part (heading or label) whose name matches `name`, or None."
         return self._index.get(norm_name(name, self.profile))
@@ -207,6 +237,10 @@ class MarkdownDoc(SectionDoc):
     profile: str = "strict"
     _parts, _name = "headings", "name"
 
+def _heading_name(s:str)->str:
+    "An ATX heading's name: closing #s (`_CLOSING`) and edge whitespace removed; `s` has no line break, so only an `s` ending in # has closing #s."
+    return _CLOSING.sub("", s).strip() if s.endswith("#") else s.strip()
+
 def parse_markdown(text:str,            # a Markdown document
                    profile:str="strict", # "loose" also reads setext headings
                   )->MarkdownDoc:
@@ -214,7 +248,7 @@ def parse_markdown(text:str,            # a Markdown document
     t = _norm(text)
     spans, blocks = _fences(t)
     out = _outside(spans)
-    found = [(m.start(), len(m[1]), _CLOSING.sub("", m[2] or "").strip(), m.end() + 1) for m in _ATX.finditer(t) if out(m.start())]
+    found = [(m.start(), len(m[1]), _heading_name(m[2] or ""), m.end() + 1) for m in _ATX.finditer(t) if out(m.start())]
     if _loose(profile):
         found += [(m.start(), 1 if m[2][0] == "=" else 2, m[1], m.end() + 1) for m in tolerance("setext-heading").rule.finditer(t)
                   if out(m.start()) and (m.start() < 2 or t[m.start() - 2] == "\n") and not _ITEM.match(m[0]) and not _ATX.match(m[0]) and len(m[1].split()) <= 10]
@@ -297,7 +331,7 @@ _ITEM_LOOSE = re.compile(r"^([ \t]*)([-*+\u2022]|\d{1,9}[.)])(?:([ \t]+)(.*)|[ \
 _RULE = re.compile(r"[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*")
 
 def _indent(line:str)->int:
-    if not line: return 0
+    if not line or line[0] not in " \t": return 0   # no leading blank: no tab to expand
     s = line.expandtabs(4)
     return len(s) - len(s.lstrip(" "))
 
@@ -306,6 +340,14 @@ def list_items(text:str,            # text holding a bulleted or numbered list
               )->list[tuple]:        # [(item text, pieces, (a, b))]: pieces and region in the normalised text
     "Top-level items of the list in `text`, with where each came from."
     t = _norm(text)
+    items = []
+    for lines in _item_lines(t, profile):
+        txt, pieces = _cut(t, lines, skip_first=True)
+        items.append((txt, pieces, _region(pieces, len(txt))))
+    return items
+
+def _item_lines(t:str, profile:str)->list:
+    "The line regions [(a, b)] of each top-level item of the list in normalised text `t` (the first from after its marker)."
     out = _outside(_fences(t)[0])
     rx = _ITEM_LOOSE if _loose(profile) else _ITEM
     st, ind, col, fa, fb = [], [], [], [], []
@@ -327,9 +369,23 @@ def list_items(text:str,            # text holding a bulleted or numbered list
             l = t[a:b]
             if l.strip() and _indent(l) <= top: break
             lines.append((a, b))
-        txt, pieces = _cut(t, lines, skip_first=True)
-        items.append((txt, pieces, _region(pieces, len(txt))))
+        items.append(lines)
     return items
+
+def _item_text(t:str, lines:list)->str:
+    "`list_items`' text of the item on `lines` of `t`, without its pieces: a one-line item is its line, trimmed."
+    if len(lines) == 1: return t[lines[0][0]:lines[0][1]].strip()
+    return _cut(t, lines, skip_first=True)[0]
+
+class _Items:
+    "The located items of a list (`list_items`' triples), each cut when first asked for: only `locate_child` asks."
+    def __init__(self, t:str, lines:list): self.t, self.lines, self.got = t, lines, {}
+    def __len__(self)->int: return len(self.lines)
+    def __getitem__(self, k:int)->tuple:
+        if k not in self.got:
+            txt, pieces = _cut(self.t, self.lines[k], skip_first=True)
+            self.got[k] = (txt, pieces, _region(pieces, len(txt)))
+        return self.got[k]
 
 def parse_list(text:str,            # text holding a bulleted or numbered list
                profile:str="strict", # "loose" also reads `•` bullets
@@ -479,8 +535,8 @@ def _array_kind(raw, strict, subject, profile, wanted):
     a, b = _json_region(t, strict)
     v, err = _decode(t[a:b]) if s.startswith(("[", "{", "```", "~~~")) else (None, "")
     if isinstance(v, list): return v, "", ("json", a)
-    items = list_items(t, profile)
-    if items: return [i[0] for i in items], "", ("list", items)
+    n = _norm(t)
+    if lines := _item_lines(n, profile): return [_item_text(n, l) for l in lines], "", ("list", _Items(n, lines))
     if v is not None: return None, f"{subject} is not an array (found {_found(v)})", None
     if err and s.startswith("["): return None, f"{subject} is not valid JSON: {err}", None
     what = "text" if subject == "response" else "a string"

@@ -94,6 +94,9 @@ def punkt_abbreviations()->frozenset:
 def split_sentences(text:str,  # any text
                    )->list[str]:  # the sentences, as Punkt cuts them
     "Split `text` into sentences with NLTK's English Punkt model (IFEval §4.2)."
+    if "." not in text and "?" not in text and "!" not in text:   # no sentence end for Punkt to weigh: its one slice, found here
+        s = text.rstrip()
+        return [s] if s else []
     return punkt_tokenizer().tokenize(text)
 
 def count_sentences(text:str,  # any text
@@ -120,10 +123,18 @@ def word_tokens(text:str,  # any text
     "Tokens of `text` exactly as nltk's `word_tokenize(text)` gives them, without nltk data files."
     return [t for s in split_sentences(text) for t in _sentence_tokens(s)]
 
+_CAP_ALONE = re.compile(r"[A-Z](?![a-z])")   # an upper-case letter with no lower-case one after it
+_LETTER_CUT = re.compile(r"(?i)n't|cannot|gimme|gonna|gotta|lemme|wanna|'t(?:is|was)")   # where Treebank cuts between two letters
+
+def _caps_impossible(sentence:str)->bool:
+    "True when no Treebank token of ASCII `sentence` can be all caps, so it need not be tokenised (see below)."
+    return sentence.isascii() and not _CAP_ALONE.search(sentence) and not _LETTER_CUT.search(sentence)
+
 def capital_words(text:str,  # any text
                  )->list[str]:  # the tokens for which `str.isupper()` holds
     "All-caps tokens of `word_tokens(text)` (IFEval's capital-word count)."
-    return [t for t in word_tokens(text) if t.isupper()]
+    if _caps_impossible(text): return []   # then so is every sentence: each is a slice of `text` that never ends inside a word
+    return [t for s in split_sentences(text) if not _caps_impossible(s) for t in _sentence_tokens(s) if t.isupper()]
 
 # %% ../nbs/00_text.ipynb #8e0452f6
 @cache
@@ -246,7 +257,7 @@ _WS = re.compile(r"\s+")
 def squash(s:str,  # any text
           )->str:  # `s` stripped, each whitespace run replaced by one space
     "`s` with its edges stripped and every whitespace run read as a single space."
-    return _WS.sub(" ", s).strip()
+    return " ".join(s.split())   # `_WS.sub(" ", s).strip()`: `\s` and `str.split` know the same whitespace (tested below)
 
 def occurrences(text:str,    # the scope's text
                 phrase:str,  # a keyword or multi-word phrase, taken literally

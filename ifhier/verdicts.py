@@ -6,7 +6,7 @@
 from __future__ import annotations
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 from .io import InputError
 from .registry import REGISTRY, get_type
 from .tolerances import PROFILES, content_variants, tolerance
@@ -50,18 +50,26 @@ def _type(cid:str):
     if ct is None or dict.get(REGISTRY, ct.id) is not ct: ct = _TYPES[cid] = get_type(cid)
     return ct
 
-def _run(cid:str, params:dict, value, text:str, path:str, span:tuple|None=None, profile:str="strict")->Verdict:
-    "Run constraint `cid` on the parsed `value` (structure types) or on `text` (content types); never raises."
+_new, _put = object.__new__, object.__setattr__
+
+def _verdict(path:str, cid:str, params:dict, verdict:str, reason:str, span:tuple|None=None)->Verdict:
+    "`Verdict(...)` made without the frozen dataclass's six `__setattr__` calls (the walk makes one per constraint)."
+    v = _new(Verdict)
+    _put(v, "__dict__", {"node_path": path, "constraint": cid, "params": params, "verdict": verdict, "reason": reason, "span": span})
+    return v
+
+def _run(cid:str, params:dict, value, text:str, path:str, span:tuple|None=None, profile:str="strict", kw:dict|None=None)->Verdict:
+    "Run constraint `cid` on the parsed `value` (structure types) or on `text` (content types); never raises. `kw`: `params` without its None values, if known."
     try: ct = _type(cid)
-    except KeyError as e: return Verdict(path, cid, params, "fail", str(e.args[0]), span)
-    kw = {k: v for k, v in params.items() if v is not None}
+    except KeyError as e: return _verdict(path, cid, params, "fail", str(e.args[0]), span)
+    if kw is None: kw = {k: v for k, v in params.items() if v is not None}
     c = ct(value if ct.level == "structure" else text, **kw)
     passed = bool(getattr(c, "passed", c))
     if not passed and profile == "loose" and ct.level == "content":      # the loose profile's content tolerances
         for name, variant in content_variants(cid, text):
             c2 = ct(variant, **kw)
-            if getattr(c2, "passed", c2): return Verdict(path, cid, params, "pass", f"{getattr(c2, 'reason', '')} (loose: {name})", span)
-    return Verdict(path, cid, params, "pass" if passed else "fail", str(getattr(c, "reason", "")), span)
+            if getattr(c2, "passed", c2): return _verdict(path, cid, params, "pass", f"{getattr(c2, 'reason', '')} (loose: {name})", span)
+    return _verdict(path, cid, params, "pass" if passed else "fail", str(getattr(c, "reason", "")), span)
 
 def _level(cid:str)->str:
     try: return get_type(cid).level
@@ -96,24 +104,52 @@ class _Walk:
     @property
     def loose(self)->bool: return self.profile == "loose"
     def parse(self, kind, raw, subject, wanted=()):
+        "`parse_located`; memoised under the loose profile, the one that parses a scope again (its loose regions)."
+        if self.profile == "strict": return parse_located(kind, raw, self.bare_json, subject, "strict", wanted)
         return _parse(kind, raw, self.bare_json, subject, self.cache, self.profile, wanted)
-    def unreachable(self, node:ConstraintNode, path:str, reason:str):
-        "Every constraint of `node` and its subtree is unreachable, for `reason`."
-        self.out += [Verdict(path, cid, p, "unreachable", reason) for cid, p in node.constraints]
-        for c in node.children: self.unreachable(c, path + path_step(c.via), reason)
+    def unreachable(self, pl:_Plan, reason:str):
+        "Every constraint of node `pl` and its subtree is unreachable, for `reason`."
+        self.out += [_verdict(pl.path, cid, p, "unreachable", reason) for cid, p, _ in pl.cons]
+        for c, *_ in pl.kids: self.unreachable(c, reason)
+
+class _Plan(NamedTuple):
+    "A tree node compiled for the walk, once per tree: the `node`, its `path`, constraints [(id, params, kwargs)], children [(plan, via, subject, (via kind, value))], and the names it `wants`."
+    node: ConstraintNode
+    path: str
+    cons: tuple
+    kids: tuple
+    wanted: tuple
+
+def _plan(node:ConstraintNode, path:str="$")->_Plan:
+    "`node` and its subtree compiled for the walk: paths, subjects and parameters without None worked out once, not per answer."
+    cons = tuple((cid, p, {k: v for k, v in p.items() if v is not None} if isinstance(p, dict) else None) for cid, p in node.constraints)
+    kids = tuple((_plan(c, path + path_step(c.via)), c.via, via_subject(c.via), next(iter(c.via.items()))) for c in node.children)
+    return _Plan(node, path, cons, kids, _wanted(node) if node.kind in ("markdown", "labeled") else ())
+
+_PLANS: dict = {}   # {id(tree): (tree, plan)} for `check_verdicts` (the tree is held, so its id is not reused while kept)
+_PLANS_MAX = 4096
+
+def _plan_of(tree:ConstraintNode)->_Plan:
+    "The plan of `tree`, compiled on its first check (the reward's trees are validated once and never changed)."
+    hit = _PLANS.get(id(tree))
+    if hit is not None and hit[0] is tree: return hit[1]
+    if len(_PLANS) >= _PLANS_MAX: _PLANS.clear()
+    pl = _plan(tree)
+    _PLANS[id(tree)] = (tree, pl)
+    return pl
 
 # %% ../nbs/20_verdicts.ipynb #577a4b74
-def _located(w:_Walk, node:ConstraintNode, at:Located, subject:str)->tuple:
-    "Parse the scope at `at` as `node.kind` (under the loose profile, retry inside its loose region): (at, value, why, info)."
-    raw = at.raw
-    wanted = _wanted(node) if w.loose and node.kind in ("markdown", "labeled") else ()
+def _located(w:_Walk, pl:_Plan, at:Located, subject:str)->tuple:
+    "Parse the scope at `at` as the kind of node `pl` (under the loose profile, retry inside its loose region): (at, value, why, info)."
+    raw, node, loose = at.raw, pl.node, w.profile == "loose"
+    wanted = pl.wanted if loose else ()
     value, why, info = w.parse(node.kind, raw, subject, wanted)
-    if w.loose and isinstance(raw, str) and (value is None or node.kind in ("markdown", "labeled")) \
+    if loose and isinstance(raw, str) and (value is None or node.kind in ("markdown", "labeled")) \
        and (lr := loose_region(node.kind, raw, w.bare_json)):
         a, b = lr[1]
         v2, _, info2 = w.parse(node.kind, raw[a:b], subject, wanted)
         if v2 is not None: at, value, info = Located(raw[a:b], at.loc.sub([(0, a, b - a)]), at.loc.span(a, b)), v2, info2
-    if w.loose and value is None and isinstance(raw, str) and node.kind in ("json", "array") \
+    if loose and value is None and isinstance(raw, str) and node.kind in ("json", "array") \
        and (fixed := tolerance("json-slips").rule(raw)) != raw:                 # the "json-slips" tolerance
         lr = loose_region(node.kind, fixed, w.bare_json)
         for a, b in [(0, len(fixed))] + ([lr[1]] if lr else []):
@@ -122,22 +158,22 @@ def _located(w:_Walk, node:ConstraintNode, at:Located, subject:str)->tuple:
                 at, value, info = Located(fixed[a:b], Loc((0,), (at.loc.at(0),)), at.span), v2, info2; break
     return at, value, why, info
 
-def _visit(w:_Walk, node:ConstraintNode, path:str, at:Located, subject:str):
-    "Check `node` on the scope at `at`, then each child on the scope its `via` reaches."
+def _visit(w:_Walk, pl:_Plan, at:Located, subject:str):
+    "Check node `pl` on the scope at `at`, then each child on the scope its `via` reaches."
+    node, path = pl.node, pl.path
     w.spans[path] = at.span
     if isinstance(at.raw, str) and not at.raw.strip():
-        w.out += [Verdict(path, cid, p, "fail", "empty scope", at.span) for cid, p in node.constraints]
-        for c in node.children: w.unreachable(c, path + path_step(c.via), f"empty scope at {path}")
+        w.out += [_verdict(path, cid, p, "fail", "empty scope", at.span) for cid, p, _ in pl.cons]
+        for c, *_ in pl.kids: w.unreachable(c, f"empty scope at {path}")
         return
-    at, value, why, info = _located(w, node, at, subject)
-    if value is None: w.spans[path] = None; return w.unreachable(node, path, why)
+    at, value, why, info = _located(w, pl, at, subject)
+    if value is None: w.spans[path] = None; return w.unreachable(pl, why)
     w.spans[path], text = at.span, scope_text(at.raw)
-    w.out += [_run(cid, p, value, text, path, at.span, w.profile) for cid, p in node.constraints]
-    for c in node.children:
-        raw_c, why = extract_child(node.kind, value, c.via, c.kind, w.profile)
-        if raw_c is None: w.unreachable(c, path + path_step(c.via), why)
-        else: _visit(w, c, path + path_step(c.via), locate_child(at, value, info, c.via, raw_c) if w.locate
-                     else Located(raw_c, _NOWHERE, None), via_subject(c.via))
+    w.out += [_run(cid, p, value, text, path, at.span, w.profile, kw) for cid, p, kw in pl.cons]
+    for c, via, sub, kv in pl.kids:
+        raw_c, why = extract_child(node.kind, value, via, c.node.kind, w.profile, kv, sub)
+        if raw_c is None: w.unreachable(c, why)
+        else: _visit(w, c, locate_child(at, value, info, via, raw_c) if w.locate else Located(raw_c, _NOWHERE, None), sub)
 
 _NOWHERE = Loc()   # the verdicts-only walk does not locate child scopes: their spans are None
 
@@ -185,11 +221,12 @@ def _check_job(job:tuple)->list[Verdict]:
     "The verdicts of `job` = (tree, response, bare_json, profile): `check`'s work, in this process or a worker."
     t, response, bare_json, profile, *locate = job
     locate = locate[0] if locate else True
-    out = _check(t, response, bare_json, profile, locate).out
-    if profile == "loose": out = _at_least(_check(t, response, bare_json, "strict", locate).out, out)
+    pl = _plan(t) if locate else _plan_of(t)   # `check` compiles the tree it is given; `check_verdicts` once per tree
+    out = _check(t, response, bare_json, profile, locate, pl).out
+    if profile == "loose": out = _at_least(_check(t, response, bare_json, "strict", locate, pl).out, out)
     return out
 
-def check_verdicts(tree:ConstraintNode,   # a tree `as_tree` has already validated (not re-checked here)
+def check_verdicts(tree:ConstraintNode,   # a tree `as_tree` has already validated (not re-checked here), never changed afterwards (compiled once)
                    response:Any,          # the answer
                    profile:str="strict",  # one of `PROFILES`
                    bare_json:bool=False,  # no code fence around JSON
@@ -215,9 +252,9 @@ def _root(response)->Located:
         ci.append(c); oi.append(p); c += len(part) + 1; p += len(part) + 2
     return Located(text, Loc(tuple(ci), tuple(oi)), (0, len(raw)))
 
-def _check(tree:ConstraintNode, response, bare_json:bool, profile:str, locate:bool=True)->_Walk:
+def _check(tree:ConstraintNode, response, bare_json:bool, profile:str, locate:bool=True, plan:_Plan|None=None)->_Walk:
     w = _Walk(check_profile(profile), bare_json, locate)
-    _visit(w, tree, "$", _root(response), "response")
+    _visit(w, plan or _plan(tree), _root(response), "response")
     return w
 
 def scope_spans(tree:ConstraintNode|dict|str,  # the constraint tree

@@ -41,8 +41,13 @@ def _content(c)->str|None:
         return v if isinstance(v, str) else None
     return None
 
+_LAST = "".join(sorted({tok[-1] for tok in END_TOKENS}))   # the characters an end token ends with (all ">")
+
 def _drop_end_tokens(t:str, tokens:Sequence[str]=END_TOKENS)->str:
     "`t` without trailing whitespace and trailing end tokens, each removed as an exact suffix (linear: one copy at the end)."
+    if tokens is END_TOKENS:                           # the common case: no end token, one strip
+        s = t.rstrip()
+        if not s or s[-1] not in _LAST: return s
     end = len(t)
     while True:
         while end and t[end - 1].isspace(): end -= 1
@@ -61,7 +66,7 @@ def answer_text(completion:Any,            # str, bytes, a chat message / messag
     except Exception as e: return Answer(None, False, f"malformed completion: {type(e).__name__}")
     if t is None: return Answer(None, False, f"malformed completion: {type(completion).__name__} holds no text")
     t, unfinished = _drop_end_tokens(normal_text(t)), finish_reason == "length"   # no leading BOM, LF line ends
-    if think == "strip":
+    if think == "strip" and (THINK_OPEN in t or THINK_CLOSE in t):   # no think tag: `visible_answer` gives `t` back, finished
         v = visible_answer(t); t, unfinished = v.text, unfinished or v.unfinished    # an unclosed <think>: unfinished
     return Answer(t.strip(), unfinished)
 
@@ -251,10 +256,13 @@ def _result(task, a:Answer, completion, got, opts:tuple):
         return Reward(value, state, why, components_of(task, vs, [0.0] * len(vs)) if comps else None)
     vs = got
     k = 0.0 if a.unfinished and unfinished == "zero" else factor if a.unfinished and unfinished == "scale" else 1.0
-    bad = [v for v in vs if not v.passed]
+    ok_ = [v.verdict == "pass" for v in vs]           # `Verdict.passed`, read once per verdict
+    n_ok = sum(ok_); bad = len(vs) - n_ok
     state = CUT_OFF if a.unfinished else FAILED if bad else PASSED
-    why = "cut off: the answer did not finish" if a.unfinished else f"{len(bad)} of {len(vs)} constraints not passed" if bad else ""
-    per = [graded_credit(v) for v in vs] if mode == "graded" else [float(v.passed) for v in vs]
+    why = "cut off: the answer did not finish" if a.unfinished else f"{bad} of {len(vs)} constraints not passed" if bad else ""
+    if mode == "partial" and not comps and not (state == CUT_OFF and CUT_OFF in states):   # the hot path: a share of passes
+        return Reward(k * (n_ok / len(vs) if vs else 1.0), state, why, None)
+    per = [graded_credit(v) for v in vs] if mode == "graded" else [float(x) for x in ok_]
     if state == CUT_OFF and CUT_OFF in states:               # the policy's own scalar for a cut-off answer
         value = states[CUT_OFF]; credit = [value / max(len(vs), 1)] * len(vs)
     else:
@@ -347,9 +355,13 @@ def _tree_json(record, memo:dict)->str:
     return js
 
 def _tree_texts(records)->list:
-    "The tree JSON text of every record, serialised once per distinct tree object."
-    memo = {}
-    return [_tree_json(r, memo) for r in records]
+    "The tree JSON text of every record, serialised once per distinct tree object (and read once per distinct record object)."
+    memo, seen, out = {}, {}, []
+    for r in records:
+        hit = seen.get(id(r))
+        if hit is None or hit[1] is not r: hit = seen[id(r)] = (_tree_json(r, memo), r)
+        out.append(hit[0])
+    return out
 
 def _chunks(texts:list, completions, finish_reasons, chunksize:int, rows:Sequence):
     "Yield `(trees, items)` chunk payloads for `rows`, in that order, lazily so workers start at once."
