@@ -81,10 +81,14 @@ def out_option(p:argparse.ArgumentParser, # a command's parser
 def _bench_commands(sub):
     p = command(sub, "build", "ifhier.bench.build:cli_build", "build the IFHierBench benchmark: prompts per depth 0-3, each with a passing witness",
                 reads=("tasks", "from"), writes=("out", "summary"))
-    out_option(p, "benchmark JSONL to write")
+    p.add_argument("--out", metavar="FILE", help="benchmark JSONL to write (default: the tier's file name in the current folder, "
+                   "e.g. ifhierbench_hard.jsonl)")
     seed_option(p, "the build")
+    p.add_argument("--tier", choices=("core", "hard", "scale"), default="core",
+                   help="which benchmark: the core (150 per depth), the hard tier (wider trees, more and more precise constraints), "
+                        "or the density sweep (depths 1-3, exactly K constraints, K in 4..32)")
     p.add_argument("--tasks", help="seed tasks JSONL (default: the shipped seed tasks)")
-    p.add_argument("--per-depth", type=positive_int, default=150, help="prompts per depth")
+    p.add_argument("--per-depth", type=positive_int, help="prompts per depth, per (depth, K) cell for --tier scale (default: the tier's, 150 or 25)")
     p.add_argument("--summary", help="also write a Markdown summary here")
     p.add_argument("--voice", choices=("ifhier", "paper"), default="ifhier",
                    help="how the prompts word the trees: ifhier's own voice, or the paper's terse appendix-A.4 voice (one sentence per constraint)")

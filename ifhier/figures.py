@@ -11,7 +11,7 @@ import pandas as pd
 # %% auto #0
 __all__ = ['PALETTE', 'themed', 'save_figure', 'plot_accuracy_by_depth', 'word_errors', 'plot_contrasts', 'plot_word_error',
            'plot_outcomes', 'plot_rank_bump', 'plot_pos_worst', 'plot_accuracy_ci', 'plot_type_heatmap',
-           'plot_overcredit']
+           'plot_overcredit', 'plot_decay']
 
 # %% ../nbs/report/65_figures.ipynb #857e617b
 PALETTE = ["#1b4f72", "#e67e22", "#117a65", "#a93226", "#7d3c98", "#7f8c8d", "#b7950b", "#2e86c1"]  # dark/light alternate: distinct in grey
@@ -177,3 +177,21 @@ def plot_overcredit(oc:pd.DataFrame, # `overcredit` output: run, level, depth, e
                    )->alt.Chart:
     "Over-credit of a flat checker per depth with interval bars, per run and level."
     return _ci_by_depth(oc, "flat - hierarchical (points)", title, lines=False)
+
+# %% ../nbs/report/65_figures.ipynb #f58c264d
+def plot_decay(table:pd.DataFrame, # `density_table` output: run, depth, k, estimate, ci_low, ci_high
+               curve:pd.DataFrame, # `decay_curve` output: run, depth, k, estimate (the fitted a·b^(K−1))
+               title:str="Accuracy against the number of constraints K (95% Wilson CI; fitted a·b^(K−1))",
+              )->alt.Chart:
+    "Accuracy per K and depth with interval bars (nudged apart by depth) and the fitted decay curve, one panel per run."
+    ds = sorted(set(table.depth.astype(str)))
+    cells = _pct(table).assign(depth=lambda x: x.depth.astype(str))
+    cells = cells.assign(kx=cells.k + cells.depth.map({v: (i - (len(ds) - 1) / 2) * 0.45 for i, v in enumerate(ds)}))
+    d = pd.concat([cells.assign(part="cell"), _pct(curve).assign(part="fit", kx=curve.k)], ignore_index=True)
+    x, col = alt.X("kx:Q", title="constraints in the prompt (K)"), alt.Color("depth:N", title="depth")
+    y = alt.Y("estimate:Q", title="strict prompt accuracy (%)", scale=alt.Scale(domain=[0, 100]))
+    cell, fit = alt.Chart().transform_filter("datum.part == 'cell'"), alt.Chart().transform_filter("datum.part == 'fit'")
+    pts = cell.mark_point(filled=True, size=45).encode(x=x, y=y, color=col, tooltip=["depth", "k", alt.Tooltip("estimate:Q", format=".1f")])
+    bars = cell.mark_rule(strokeWidth=1.5).encode(x=x, y=alt.Y("ci_low:Q", title="strict prompt accuracy (%)"), y2="ci_high:Q", color=col)
+    line = fit.mark_line(strokeDash=[4, 2]).encode(x=x, y=y, color=col)
+    return alt.layer(bars, pts, line, data=d).properties(width=280, height=200).facet(column=alt.Column("run:N", title=None)).properties(title=title)

@@ -10,10 +10,10 @@ from typing import Any, Callable, Iterable
 from .io import InputError
 
 # %% auto #0
-__all__ = ['RELATIONS', 'PLACES', 'SCOPE_KINDS', 'LEVELS', 'REGISTRY', 'ALIASES', 'HOOKS', 'compare', 'Check', 'ok', 'bad',
-           'counted', 'count_check', 'agree', 'ParamError', 'scoped', 'place_of', 'Param', 'IntParam', 'ChoiceParam',
-           'RelParam', 'TextParam', 'TextListParam', 'IntListParam', 'ConstraintType', 'Registry', 'constraint',
-           'get_type', 'conflicts_of']
+__all__ = ['RELATIONS', 'PLACES', 'PINS', 'BINARY', 'SCOPE_KINDS', 'LEVELS', 'REGISTRY', 'ALIASES', 'HOOKS', 'compare', 'Check',
+           'ok', 'bad', 'counted', 'count_check', 'agree', 'ParamError', 'scoped', 'place_of', 'Param', 'IntParam',
+           'ChoiceParam', 'RelParam', 'TextParam', 'TextListParam', 'IntListParam', 'Slack', 'ConstraintType',
+           'Registry', 'constraint', 'get_type', 'conflicts_of']
 
 # %% ../nbs/01_registry.ipynb #692bb22b
 RELATIONS = ("exactly", "at least", "at most", "less than", "more than")
@@ -173,6 +173,26 @@ class IntListParam(Param):
         k = int(rng.integers(self.lo, self.hi + 1))
         return sorted(int(x) for x in rng.choice(self.vmax - self.vmin + 1, size=k, replace=False) + self.vmin)
 
+# %% ../nbs/01_registry.ipynb #94ed7b85
+PINS = ("word", "part", "whole")   # how much of its scope a constraint governs, least to most
+
+@dataclass(frozen=True)
+class Slack:
+    "How tight a constraint is, declared once per type by naming the parameters that carry its count, relation or bounds."
+    n: str = ""              # parameter holding the target count
+    rel: str = ""            # parameter holding the relation (one of `RELATIONS`); empty: the relation is `fixed`
+    fixed: str = "exactly"   # the relation when no `rel` parameter carries it
+    bounds: tuple = ()       # (low, high) parameter names of a range ("between 40 and 50 words")
+    specs: str = ""          # parameter holding a list of `{rel, n}` specs, one count each (keyword / letter frequency)
+    pins: str = "part"       # how much of the scope it pins: one of `PINS`
+    @property
+    def numeric(self)->bool: return bool(self.n or self.bounds or self.specs)
+    def names(self)->set:
+        "The parameter names this slack reads."
+        return {x for x in (self.n, self.rel, self.specs, *self.bounds) if x}
+
+BINARY = Slack()   # the default: no count, pins a part of the scope
+
 # %% ../nbs/01_registry.ipynb #47ebefc5
 SCOPE_KINDS = ("string", "json", "array", "markdown", "labeled")
 LEVELS = ("structure", "content")
@@ -193,6 +213,7 @@ class ConstraintType:
     description: str = ""
     hooks: dict = field(default_factory=dict)
     voices: dict = field(default_factory=dict)   # voice name -> its one template for this type (e.g. "paper")
+    slack: Slack = BINARY                        # how tight it is (`Slack`); binary by default
     @property
     def family(self)->str: return self.id.split(".")[0]
 
@@ -288,6 +309,15 @@ def _check_declaration(ct:ConstraintType):
         if not isinstance(t, str): raise ValueError(f"{ct.id}: voice {v!r} must be one template string, got {t!r:.40}")
         extra = set(_FIELD.findall(t)) - set(ct.params) - {"alias"} - set(ct.hooks.get("derived", {}))
         if extra: raise ValueError(f"{ct.id}: voice {v!r} template uses undeclared fields {sorted(extra)}: {t!r}")
+    _check_slack(ct)
+
+def _check_slack(ct:ConstraintType):
+    "A slack must name declared parameters, a known relation and a known `pins`."
+    s = ct.slack
+    if not isinstance(s, Slack): raise ValueError(f"{ct.id}: slack must be a Slack(...), got {s!r:.40}")
+    if set(s.names()) - set(ct.params): raise ValueError(f"{ct.id}: slack names undeclared parameter(s) {sorted(set(s.names()) - set(ct.params))}")
+    if s.fixed not in RELATIONS or s.pins not in PINS: raise ValueError(f"{ct.id}: slack needs fixed in {RELATIONS} and pins in {PINS}")
+    if s.bounds and len(s.bounds) != 2: raise ValueError(f"{ct.id}: slack bounds are (low, high) parameter names, got {s.bounds!r}")
 
 def constraint(id:str,               # `scope.name` id, never renamed once in data
                level:str,            # "structure" or "content"
@@ -302,6 +332,7 @@ def constraint(id:str,               # `scope.name` id, never renamed once in da
                witness:Callable|None=None,  # `witness(spec, **params)`: narrow the scope's `LeafSpec` / `BoxSpec`
                mutate:Callable|None=None,   # `mutate(text | Real, **params)`: break it; returns the needle
                voices:dict|None=None,       # voice name -> the one template that voice uses (`ifhier.bench.voice`)
+               slack:Slack=BINARY,          # how tight it is: the parameters carrying its count / relation / bounds (`Slack`)
                **hooks):                    # other per-type hooks, each one of `HOOKS` (derived, feasible, root_only)
     "Decorator that declares and registers a constraint type around its checker."
     _check_hooks(id, hooks)
@@ -309,7 +340,7 @@ def constraint(id:str,               # `scope.name` id, never renamed once in da
         ct = ConstraintType(id, level, frozenset(scopes), dict(params or {}), fn, tuple(templates),
                             frozenset(conflicts), list(examples or []), tuple(aliases), opens,
                             description or (fn.__doc__ or "").strip(),
-                            dict(hooks, **{k: v for k, v in dict(witness=witness, mutate=mutate).items() if v}), dict(voices or {}))
+                            dict(hooks, **{k: v for k, v in dict(witness=witness, mutate=mutate).items() if v}), dict(voices or {}), slack)
         _check_declaration(ct)
         REGISTRY[id] = ct
         for a in ct.aliases: ALIASES[a] = id

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Count the reading problems of issue 17 over a built benchmark (default: the shipped one).
+"""Count the reading problems of issues 17 and 23 over a built benchmark (default: the shipped one).
 
 Each count reads the prompt text or the tree it was rendered from (and the structure vocabulary), never the
 sampler, so it cannot agree with it by construction. `tests/test_readability.py` asserts each one.
@@ -131,6 +131,126 @@ def counts(recs:list, tasks:dict|None=None, witnesses:dict|None=None)->dict:
                 depth3_constraint_words_mean=round(sum(d3) / len(d3), 1), depth3_constraint_words_max=max(d3),
                 containers=sum(r["tree"]["kind"] != "string" for r in recs))
 
+
+# ---- issue 23 item 1: the reader's rules, each a count over the prompts (names checked, not only kinds) ----------
+# Our own lists (not the sampler's): a reader's idea of which parts head a whole document and which are short.
+DOC_LEVEL = {"introduction", "intro", "summary", "executive summary", "conclusion", "conclusions", "headline", "title", "subject",
+             "subject line", "abstract", "overview", "key takeaways", "takeaways", "final thoughts", "next steps", "what's next",
+             "what happens next", "greeting", "sign off", "sign-off", "closing", "call to action", "tl;dr", "tldr", "lede", "body",
+             "body copy", "short answer", "the short answer", "bottom line", "verdict", "thesis", "table of contents", "references"}
+SHORT_PARTS = {"headline", "title", "subject", "subject line", "tagline", "slogan", "price", "rating", "status", "prep time",
+               "cook time", "serves", "difficulty", "deadline", "tone", "priority", "urgency", "risk level", "sentiment",
+               "confidence", "product name", "skill level", "spice level", "would return", "vegetarian", "eco friendly",
+               "approval", "best for", "greeting", "sign off", "hint", "clue", "short answer", "the short answer", "quote",
+               "goal", "budget", "offer", "the offer", "takeaway", "key finding", "milestone", "step", "tip", "verdict", "riddle"}
+SIGN_OFF = re.compile(r"\b(?:thank(?:s| you)|let me know|hope this helps|any (?:other|more|further) questions|anything else I can|"
+                      r"that is all for now|best regards|kind regards|cheers|feel free to|happy to help|see you)\b", re.I)
+GENERIC_LEAD = re.compile(r"(?:^|(?<=[.!?]\s))(?:(?:I|We) have (?:a few|some) requirements|Here is what I need|Some requirements from my side|"
+                          r"Please keep to what I ask|There are some rules I need you to follow|To be useful to me, the answer has to follow|"
+                          r"A few details matter to me|Before you start, note what I need|Some (?:rules|points|requirements) (?:to follow|first))", re.M)
+LINK_NO_ORDER = re.compile(r"(?:^|(?<=[.!?]\s))(?:Next|Then),", re.M)
+ORDER_SET = re.compile(r"(?:^|(?<=[.!?]\s))(?:First|To start|Start|Begin)\b", re.M)
+POSITIONS = re.compile(r"\b(?:an? )?(?:items?|elements?|entries|entry) at positions? \d")
+ITEM_OF = re.compile(r"\b[Ii]tem \d+ of the \"[^\"]+\" (?:list|field|section)")
+FREQ = dict(e=.127, t=.091, a=.082, o=.075, i=.07, n=.067, s=.063, h=.061, r=.06, d=.043, l=.04, c=.028, u=.028, m=.024, w=.024, f=.022,
+            g=.02, y=.02, p=.019, b=.015, v=.01, k=.008, j=.002, x=.0015, q=.001, z=.0007)   # English letters per letter of text
+PURPOSE = [   # a purpose line, and what in the tree (root kind, constraint ids) it contradicts
+    (re.compile(r"\bas it is\b"), lambda kind, cids: cids & {"string.placeholder", "string.two_responses", "string.repeat_prompt"}),
+    (re.compile(r"scan quickly|tick things off"), lambda kind, cids: cids & {"string.nth_paragraph_first_word", "string.section_checker", "string.num_sentences"}),
+    (re.compile(r"\b(?:script|parse|program|app)\b|as JSON"), lambda kind, cids: kind != "json"),
+    (re.compile(r"headings (?:first|matter)|renders Markdown"), lambda kind, cids: kind != "markdown"),
+    (re.compile(r"\blabels matter|into a form|labeled part"), lambda kind, cids: kind != "labeled")]
+LOWER_REL, UPPER_REL = {"at least", "more than", "exactly"}, {"at most", "less than", "exactly"}
+
+def _name(node)->str|None:
+    "The name a part is reached by (key, heading, label), normalised; None for a list item or the root."
+    n = next((x for k, x in (node.via or {}).items() if k != "index"), None)
+    return n.replace("_", " ").strip().casefold() if isinstance(n, str) else None
+
+def _chars(v)->int:
+    "A scope's size in characters: from its own length bounds, else by where it sits (whole answer, part, list item)."
+    for cid, p in v.node.constraints:
+        if cid == "string.string_length": return (p["min_chars"] + p["max_chars"]) // 2
+        if cid == "string.num_words": return int(p["n"] * 5.5)
+        if cid == "string.num_sentences": return p["n"] * 100
+    return 1500 if v.parent is None else 150 if "index" in (v.node.via or {}) else 400
+
+def _text_list(v)->bool:
+    "Is array scope `v` written as a bulleted text list (in Markdown or labeled text, or a root list of strings)?"
+    if v.parent is None: return all(c.kind == "string" for c in v.node.children)
+    return v.parent.kind in ("markdown", "labeled")
+
+def _array_flags(v)->tuple:
+    "(mixed JSON array, lone object in a list of text) for array scope `v`."
+    objs = [c for c in v.node.children if c.kind == "json"]
+    strs = [c for c in v.node.children if c.kind == "string"]
+    keys = {tuple(sorted(k for cid, p in c.constraints if cid == "json.has_keys" for k in p["keys"])) for c in objs}
+    implied = max([len(p.get("positions", [])) for cid, p in v.node.constraints if cid == "array.elements_at"] +
+                  [p["n"] + (p["rel"] == "more than") for cid, p in v.node.constraints if cid == "array.length" and p["rel"] in LOWER_REL] + [0])
+    mixed = not _text_list(v) and bool(objs) and (bool(strs) or len(keys) > 1)
+    lone = bool(objs) and (_text_list(v) or (len(objs) == 1 and max(implied, len(v.node.children)) >= 2))
+    return mixed, lone
+
+def _short(v)->bool: return _name(v.node) in SHORT_PARTS
+
+def reader_rule_counts(recs:list)->dict:
+    "Issue 23's reader's-rule counts over benchmark records `recs` (prompt + tree only): prompts per count, and shares."
+    c, d23, rng_n, rng3 = Counter(), 0, 0, 0
+    for r in recs:
+        vs = list(iter_nodes(ConstraintNode.from_json(r["tree"])))
+        hit, prompt = set(), r["prompt"]
+        for v in vs:
+            cids = {cid for cid, _ in v.node.constraints}
+            if v.depth >= 2 and _name(v.node) in DOC_LEVEL: hit.add("doc_part_nested")
+            if v.node.kind == "array":
+                mixed, lone = _array_flags(v)
+                if mixed: hit.add("json_array_mixed")
+                if lone: hit.add("lone_object_in_text_list")
+            for cid, p in v.node.constraints:
+                if cid == "string.end_checker" and v.parent is not None and SIGN_OFF.search(p["end_phrase"]): hit.add("sign_off_in_part")
+                if cid == "string.placeholder" and (r.get("context") or _short(v) or "index" in (v.node.via or {})): hit.add("placeholder_misplaced")
+                if cid == "string.letter_frequency":
+                    if v.parent is not None: hit.add("letter_count_below_root")
+                    size = _chars(v)
+                    for s in p["specs"]:
+                        exp = size * FREQ.get(s["letter"].casefold(), .01)
+                        if (s["rel"] in UPPER_REL and s["n"] < exp / 3) or (s["rel"] in LOWER_REL and s["n"] > 3 * exp + 1):
+                            hit.add("letter_starved_or_forced")
+                if cid == "string.string_length":
+                    rng_n += 1; rng3 += p["max_chars"] == 3 * p["min_chars"]
+                if _short(v) and (cid == "string.string_length" or (cid in ("string.num_words", "string.num_sentences") and p["rel"] in LOWER_REL)):
+                    hit.add("lower_bound_on_short_part")
+            if v.parent is not None:
+                for cid, name in (("string.title", "title_in_part"), ("string.postscript", "postscript_in_part"),
+                                  ("string.quotation", "quote_wrap_in_part"), ("string.section_checker", "section_x_in_part")):
+                    if cid in cids: hit.add(name)
+        if POSITIONS.search(prompt):
+            hit.add("position_phrase")
+            if r["depth"] >= 2: c["_pos23"] += 1
+        d23 += r["depth"] >= 2
+        if ITEM_OF.search(prompt): hit.add("item_n_of_list")
+        if re.search(r"\bunique\b", prompt): hit.add("unique_word")
+        if "spelled exactly like that" in prompt: hit.add("spelled_exactly")
+        nested = sum(v.node.kind == "json" and any(ch.kind == "json" for ch in v.node.children) for v in vs)
+        if len(re.findall(r"\btop-level\b", prompt)) > nested: hit.add("top_level_adds_nothing")
+        if GENERIC_LEAD.search(prompt): hit.add("generic_lead_in")
+        first = re.split(r"(?<=[.!?])\s", constraint_text(prompt, r), 1)[0]   # a purpose line opens the constraint text
+        allc = frozenset(cid for v in vs for cid, _ in v.node.constraints)
+        if re.match(r"(?:I|I'll|I'm|My|We|Our|This|A program|Each labeled)\b", first) and any(
+                rx.search(first) and bad(r["tree"]["kind"], allc) for rx, bad in PURPOSE): hit.add("purpose_line_disagrees")
+        if (m := LINK_NO_ORDER.search(prompt)) and not ORDER_SET.search(prompt[:m.start()]): hit.add("link_without_order")
+        if re.search(r"\bplease\b", prompt, re.I): c["_please"] += 1
+        c.update(hit)
+    n = max(len(recs), 1)
+    return dict({k: c.get(k, 0) for k in READER_COUNTS},
+                position_phrase_share_d23=round(c["_pos23"] / max(d23, 1), 3), please_share=round(c["_please"] / n, 3),
+                char_ranges_3x_share=round(rng3 / max(rng_n, 1), 3), prompts=len(recs))
+
+READER_COUNTS = ("doc_part_nested", "json_array_mixed", "lone_object_in_text_list", "sign_off_in_part", "title_in_part",
+                 "postscript_in_part", "quote_wrap_in_part", "section_x_in_part", "placeholder_misplaced", "letter_count_below_root",
+                 "letter_starved_or_forced", "lower_bound_on_short_part", "position_phrase", "item_n_of_list", "unique_word",
+                 "spelled_exactly", "top_level_adds_nothing", "generic_lead_in", "link_without_order", "purpose_line_disagrees")
+
 def main(argv=None)->int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("bench", nargs="?", default=BENCH)
@@ -144,6 +264,8 @@ def main(argv=None)->int:
         from ifhier.bench.witness import witness_response
         wit = {r["id"]: witness_response(r["tree"]) for r in recs}
     for k, v in sorted(counts(recs, tasks, wit).items()): print(f"{k:45} {v}")
+    print("-- reader's rules (issue 23): prompts with each problem, and shares")
+    for k, v in reader_rule_counts(recs).items(): print(f"{k:45} {v}")
     return 0
 
 if __name__ == "__main__": sys.exit(main())

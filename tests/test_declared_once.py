@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from ifhier import catalog
 from ifhier.specs import INF, need_phrase, phrase_pattern
-from ifhier.registry import REGISTRY, ALIASES, Check, constraint, conflicts_of
+from ifhier.registry import REGISTRY, ALIASES, Check, Slack, constraint, conflicts_of
+from ifhier.bench.difficulty import constraint_slack, prompt_difficulty
 from ifhier.text import occurrences
 from ifhier.bench.sampler import load_tasks, sample_tree, content_types
 from ifhier.bench.render import render_prompt
@@ -20,7 +21,7 @@ def new_type():
                 templates=('{alias} must mention the word "ifhier" at least once.', 'Use the word "ifhier" somewhere in {alias}.'),
                 conflicts={"string.value_in_set", "string.constrained_response", "string.not_contains"},
                 examples=[("Built with ifhier.", {}, True), ("Built with care.", {}, False)],
-                description="the word ifhier occurs at least once",
+                description="the word ifhier occurs at least once", slack=Slack(pins="word"),
                 witness=lambda spec: need_phrase(spec, "ifhier", (1, INF)),
                 mutate=lambda t: (phrase_pattern("ifhier").sub("it", t), "ifhier"))
     def mentions_project(text:str)->Check:
@@ -40,9 +41,12 @@ def _first_tree_with(cid, tasks, tries=400):
 
 def test_a_new_type_is_picked_up_everywhere(new_type):
     assert CID in content_types() and "string.value_in_set" in conflicts_of(CID)
+    sl = constraint_slack(CID, {})                                             # its slack is read from its declaration
+    assert (sl["relation"], sl["numeric"], sl["exact"], sl["narrow"], sl["pins"]) == ("binary", False, False, False, "word")
     assert new_type.examples and all(new_type.check(t, **p).passed == want for t, p, want in new_type.examples)
     task, tree, seed = _first_tree_with(CID, [t for t in load_tasks(data_path("seed_tasks.jsonl")) if "string" in t["formats"]])
     prompt = render_prompt(tree, task, np.random.default_rng(seed))
+    assert prompt_difficulty(tree)["constraints"] == len(tree.constraints) and prompt_difficulty(tree)["depth"] == 0   # and it is measured
     assert '"ifhier"' in prompt                                               # the renderer used its templates
     answer, verdicts = witness_verdicts(tree)
     assert "ifhier" in answer.lower() and all(v.passed for v in verdicts)      # the witness satisfied it

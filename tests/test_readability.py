@@ -205,3 +205,106 @@ def test_counters_see_the_old_seams():
               "witness_note_padding", "short_field_container", "child_does_not_fit_parent", "alias_chain_3plus",
               "keep_to_more_than", "less_than_twice", "more_than_n_minus_1"):
         assert c.get(k, 0) >= 1, k
+
+
+# ---- issue 23 item 1: the reader's rules, each count on hand-written records that must trigger it and ones that must not --
+def _n(kind, via=None, cons=(), kids=()):
+    return {"kind": kind, "via": via, "constraints": [{"id": c, "params": p} for c, p in cons], "children": list(kids)}
+
+def _rec(tree, prompt="Write a note.\n\nRespond as asked.", depth=1, context=None):
+    return dict(id="r", depth=depth, task_id="t", genre="recipe", context=context, prompt=prompt, tree=tree)
+
+_S = lambda via, *cons: _n("string", via, cons)
+_KEYS = lambda *ks: ("json.has_keys", {"keys": list(ks)})
+_MD = lambda *hs: ("markdown.has_heading", {"headings": list(hs)})
+_LEN = lambda lo, hi: ("string.string_length", {"min_chars": lo, "max_chars": hi})
+_PH = ("string.placeholder", {"n": 2})
+_END = lambda s: ("string.end_checker", {"end_phrase": s})
+_LET = lambda l, rel, n: ("string.letter_frequency", {"specs": [{"letter": l, "rel": rel, "n": n}]})
+_POS = lambda *ps: ("array.elements_at", {"positions": list(ps)})
+_md = lambda *kids: _n("markdown", None, [_MD(*[next(iter(k["via"].values())) for k in kids])], kids)
+
+READER_CASES = {   # count: (records that must trigger it, records that must not)
+    "doc_part_nested": ([_rec(_md(_n("markdown", {"heading": "Body"}, [_MD("Conclusion")], [_S({"heading": "Conclusion"}, ("string.comma", {}))])))],
+                        [_rec(_md(_S({"heading": "Conclusion"}, ("string.comma", {})))),
+                         _rec(_md(_n("markdown", {"heading": "Body"}, [_MD("Method")], [_S({"heading": "Method"}, ("string.comma", {}))])))]),
+    "json_array_mixed": ([_rec(_n("json", None, [_KEYS("steps")], [_n("array", {"key": "steps"}, [_POS(0, 1)],
+                                  [_S({"index": 0}, ("string.comma", {})), _n("json", {"index": 1}, [_KEYS("a")])])])),
+                          _rec(_n("json", None, [_KEYS("steps")], [_n("array", {"key": "steps"}, [_POS(0, 1)],
+                                  [_n("json", {"index": 0}, [_KEYS("a")]), _n("json", {"index": 1}, [_KEYS("b")])])]))],
+                         [_rec(_n("json", None, [_KEYS("steps")], [_n("array", {"key": "steps"}, [_POS(0, 1)],
+                                  [_n("json", {"index": 0}, [_KEYS("a")]), _n("json", {"index": 1}, [_KEYS("a")])])]))]),
+    "lone_object_in_text_list": ([_rec(_n("array", None, [_POS(0, 2)], [_n("json", {"index": 2}, [_KEYS("a")])])),
+                                  _rec(_md(_n("array", {"heading": "Tips"}, [_POS(0)], [_n("json", {"index": 0}, [_KEYS("a")])])))],
+                                 [_rec(_n("array", None, [_POS(0, 1)], [_n("json", {"index": 0}, [_KEYS("a")]), _n("json", {"index": 1}, [_KEYS("a")])])),
+                                  _rec(_n("array", None, [_POS(0, 2)], [_S({"index": 2}, ("string.comma", {}))]))]),
+    "sign_off_in_part": ([_rec(_md(_S({"heading": "Resources"}, _END("Thank you for reading."))))],
+                         [_rec(_S(None, _END("Thank you for reading."))), _rec(_md(_S({"heading": "Resources"}, _END("on the shelf."))))]),
+    "title_in_part": ([_rec(_md(_S({"heading": "Tips"}, ("string.title", {"title_text": "x"}))))], [_rec(_S(None, ("string.title", {"title_text": "x"})))]),
+    "postscript_in_part": ([_rec(_md(_S({"heading": "Tips"}, ("string.postscript", {"marker": "P.S."}))))], [_rec(_S(None, ("string.postscript", {"marker": "P.S."})))]),
+    "quote_wrap_in_part": ([_rec(_md(_S({"heading": "Tips"}, ("string.quotation", {}))))], [_rec(_S(None, ("string.quotation", {})))]),
+    "section_x_in_part": ([_rec(_md(_S({"heading": "Tips"}, ("string.section_checker", {"n": 2, "splitter": "Section"}))))],
+                          [_rec(_S(None, ("string.section_checker", {"n": 2, "splitter": "Section"})))]),
+    "placeholder_misplaced": ([_rec(_S(None, _PH), context="The shop opens at 9."), _rec(_md(_S({"heading": "Headline"}, _PH)))],
+                              [_rec(_S(None, _PH)), _rec(_md(_S({"heading": "Method"}, _PH)))]),
+    "letter_count_below_root": ([_rec(_md(_S({"heading": "Tips"}, _LET("e", "at least", 5))))], [_rec(_S(None, _LET("e", "at least", 5)))]),
+    "letter_starved_or_forced": ([_rec(_md(_S({"heading": "Tip"}, _LET("z", "at least", 5)))), _rec(_S(None, _LET("e", "at most", 20)))],
+                                 [_rec(_S(None, _LET("z", "at most", 3))), _rec(_S(None, _LET("e", "at least", 20)))]),
+    "lower_bound_on_short_part": ([_rec(_md(_S({"heading": "Headline"}, ("string.num_words", {"rel": "at least", "n": 8})))),
+                                   _rec(_md(_S({"heading": "Headline"}, _LEN(20, 60))))],
+                                  [_rec(_md(_S({"heading": "Headline"}, ("string.num_words", {"rel": "at most", "n": 12})))),
+                                   _rec(_md(_S({"heading": "Method"}, ("string.num_words", {"rel": "at least", "n": 80}))))]),
+    "position_phrase": ([_rec(_S(None), 'Write.\n\nThe "Tips" list needs items at positions 2 and 3.'), _rec(_S(None), "Write.\n\nIt must include an item at position 4.")],
+                        [_rec(_S(None), "Write.\n\nThe second tip must be short.")]),
+    "item_n_of_list": ([_rec(_S(None), 'Write.\n\nKeep item 1 of the "Tips" list short.')], [_rec(_S(None), 'Write.\n\nKeep the first bullet of "Tips" short.')]),
+    "unique_word": ([_rec(_S(None), "Write.\n\nAll items must be unique.")], [_rec(_S(None), "Write.\n\nDo not repeat any item.")]),
+    "spelled_exactly": ([_rec(_S(None), 'Write.\n\nUse the key "a", spelled exactly like that.')], [_rec(_S(None), 'Write.\n\nUse the key "a".')]),
+    "top_level_adds_nothing": ([_rec(_n("json", None, [_KEYS("a")], [_S({"key": "a"})]), 'Write.\n\nUse the top-level key "a".')],
+                               [_rec(_n("json", None, [_KEYS("a")], [_n("json", {"key": "a"}, [_KEYS("b")])]), 'Write.\n\nUse the top-level key "a". "a" has the key "b".'),
+                                _rec(_n("json", None, [_KEYS("a")], [_S({"key": "a"})]), 'Write.\n\nUse the key "a".')]),
+    "generic_lead_in": ([_rec(_S(None), "Write.\n\nSome requirements from my side. Keep it short."), _rec(_S(None), "Write.\n\nKeep it short. Here is what I need.")],
+                        [_rec(_S(None), "Write.\n\nI'll paste this into a page that renders Markdown. Keep it short.")]),
+    "link_without_order": ([_rec(_S(None), "Write.\n\nKeep it short. Next, use no commas."), _rec(_S(None), "Write.\n\nThen, keep it short.")],
+                           [_rec(_S(None), "Write.\n\nFirst repeat the request. Then, answer it."), _rec(_S(None), "Write.\n\nKeep it short. Also, use no commas.")]),
+    "purpose_line_disagrees": ([_rec(_S(None, _PH), "Write.\n\nI'll use your text as it is. Keep it short."),
+                                _rec(_md(_S({"heading": "Tips"}, ("string.comma", {}))), "Write.\n\nMy script reads this as JSON, so the structure matters.")],
+                               [_rec(_S(None, ("string.comma", {})), "Write.\n\nI'll use your text as it is. Keep it short."),
+                                _rec(_n("json", None, [_KEYS("a")], [_S({"key": "a"})]), "Write.\n\nMy script reads this as JSON, so the structure matters.")]),
+}
+
+@pytest.mark.parametrize("name", sorted(READER_CASES))
+def test_reader_rule_count_fires_only_where_it_should(name):
+    yes, no = READER_CASES[name]
+    assert name in RC.READER_COUNTS
+    for r in yes: assert RC.reader_rule_counts([r])[name] == 1, r["prompt"]
+    for r in no: assert RC.reader_rule_counts([r])[name] == 0, r["prompt"]
+
+def test_reader_rule_shares():
+    "The shares: 'please' per prompt, position phrases per depth-2/3 prompt, character ranges exactly 3x wide."
+    recs = [_rec(_S(None, _LEN(20, 60)), "Write.\n\nPlease keep it short.", depth=0),
+            _rec(_S(None, _LEN(20, 50)), 'Write.\n\nThe "Tips" list needs an item at position 2.', depth=2),
+            _rec(_S(None), "Write.\n\nKeep it short.", depth=3), _rec(_S(None), "Write.\n\nKeep it short.", depth=3)]
+    c = RC.reader_rule_counts(recs)
+    assert (c["please_share"], c["position_phrase_share_d23"], c["char_ranges_3x_share"], c["prompts"]) == (0.25, 0.333, 0.5, 4)
+    assert set(RC.READER_COUNTS) <= set(c) and RC.reader_rule_counts([])["prompts"] == 0
+
+
+def test_reader_rules_render_each_requirement_once(bench, tasks):
+    "The shipped trees re-rendered with `reader_rules=True`: every render-side count is 0, 'please' near IFEval's rate, every literal kept."
+    import numpy as np
+    from ifhier.bench.render import render_prompt, literals
+    recs = []
+    for i, (r, vs) in enumerate(bench):
+        t = tasks[r["task_id"]]
+        p = render_prompt(vs[0].node, dict(task=t["task"], context=t.get("context")), np.random.default_rng([i, 1]), voice=True,
+                          max_words=150, reader_rules=True)
+        recs.append({**r, "prompt": p})
+        for v in vs:
+            for cid, prm in v.node.constraints:
+                assert all(any(f in p for f in forms) for forms in literals(cid, prm)), (r["id"], cid)
+    on, off = RC.reader_rule_counts(recs), RC.reader_rule_counts([r for r, _ in bench])
+    for k in ("position_phrase", "item_n_of_list", "unique_word", "spelled_exactly", "top_level_adds_nothing", "generic_lead_in",
+              "link_without_order", "purpose_line_disagrees"):
+        assert on[k] == 0, (k, on[k])
+    assert off["position_phrase"] > 100 and off["generic_lead_in"] > 50      # the counters do see build 1.3's wording
+    assert 0.08 <= on["please_share"] <= 0.25

@@ -119,3 +119,24 @@ def test_report_counts_answer_states_and_accuracy_without_cut_off(tmp_path, benc
     row = next(l for l in md.splitlines() if l.startswith("| witness |") and "0.950" in l)
     assert row.split(" | ")[1:6] == ["19", "0", "1", "0", "0"] and row.rstrip(" |").endswith("1.000"), row
     assert "## Answer states" in md and "1 cut off" in out
+
+def test_report_difficulty_and_density_sections(tmp_path, runs):
+    "A bench marked as a scale tier (k = its constraint count) gets the difficulty section and the density sweep, with CIs."
+    from ifhier.bench.difficulty import prompt_difficulty
+    scale = [dict(r, tier="scale", k=prompt_difficulty(r["tree"])["constraints"]) for r in BENCH]
+    p = tmp_path / "scale.jsonl"; write_jsonl(scale, p)
+    code, out, err = call("report", runs / "witness", runs / "root-only", "--bench", p, "--out", tmp_path / "rep", "--n-boot", 100)
+    assert code == 0, err
+    md = (tmp_path / "rep/report.md").read_text()
+    assert "### Accuracy by difficulty" in md and "| narrow_numeric |" in md and "### Density sweep" in md and "b (95% CI)" in md
+    acc = pd.read_csv(tmp_path / "rep/accuracy_by_difficulty.csv")
+    assert ((acc.ci_low <= acc.estimate + 1e-9) & (acc.estimate <= acc.ci_high + 1e-9)).all()
+    assert acc[acc.run == "witness"].estimate.eq(1.0).all()
+    dens = pd.read_csv(tmp_path / "rep/density.csv")
+    assert set(dens.run) == {"witness", "root-only (synthetic)"} and dens.n.sum() == 2 * len(BENCH)
+    fit = pd.read_csv(tmp_path / "rep/density_fit.csv")
+    assert {"a", "a_low", "a_high", "b", "b_low", "b_high"} <= set(fit.columns)
+    assert (fit.b.isna() | ((fit.b_low <= fit.b + 1e-9) & (fit.b <= fit.b_high + 1e-9))).all()     # NaN: nothing passed, b not identified
+    w = fit[fit.run == "witness"]
+    assert len(w) and (w.a > 0.999).all() and (w.b > 0.999).all()                                 # every answer passes: no decay
+    assert (tmp_path / "rep/figures/offline_density.png").stat().st_size > 5000

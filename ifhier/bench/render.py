@@ -10,34 +10,34 @@ from ..registry import get_type
 from ..tree import ConstraintNode, iter_nodes
 
 # %% auto #0
-__all__ = ['MERGE_P', 'KIND_SENTENCES', 'WOVEN', 'P_VARY', 'P_VOICE', 'P_TAG', 'P_FRAME', 'P_LINK', 'MAX_ASK', 'MAX_FIRST',
-           'ROOT_NAMES', 'LINKS', 'FRAMES', 'P_WEAVE', 'P_SKELETON', 'PARA_WORDS', 'render_constraint', 'short_alias',
-           'md_levels', 'kind_sentence', 'vary', 'merge_sentences', 'render_scope', 'lead_in', 'voicings', 'voice_rng',
-           'Voice', 'skeleton', 'render_parts', 'render_prompt', 'literals', 'constraint_wordings']
+__all__ = ['MERGE_P', 'KIND_SENTENCES', 'WOVEN', 'P_VARY', 'P_WEAVE', 'P_SKELETON', 'PARA_WORDS', 'render_constraint',
+           'short_alias', 'reader_name', 'md_levels', 'kind_sentence', 'render_scope', 'skeleton', 'render_parts',
+           'render_prompt', 'literals', 'constraint_wordings']
 
-# %% ../../nbs/bench/31_render.ipynb #496dca70
+# %% ../../nbs/bench/31_render.ipynb #94601025
+from .phrases import (_A, _cap, _finish, _single, vary, merge_sentences, voicings, Voice, voice_rng,
+                                    redundant, reader_wording, ordinal, READER_DERIVED, REWORD, MAX_MERGE)
+
+# %% ../../nbs/bench/31_render.ipynb #6cc21cd0
 MERGE_P = 0.8
-_A = "\x00"   # stands for the alias while sentences are assembled
 
 _FEWER = re.compile(r"\bless than (?=\d)")
 _KEEP_MORE = re.compile(r"\bKeep \x00 to (?=(?:more than|at least|exactly) )")
 
-def _fill(t:str, cid:str, params:dict)->str:
-    derived = {k: f(params) for k, f in get_type(cid).hooks.get("derived", {}).items()}
+def _fill(t:str, cid:str, params:dict, rules:bool=False)->str:
+    hooks = get_type(cid).hooks.get("derived", {}) | (READER_DERIVED.get(cid, {}) if rules else {})
+    derived = {k: f(params) for k, f in hooks.items()}
     s = _FEWER.sub("fewer than ", t.format(alias=_A, **{k: v for k, v in params.items() if v is not None}, **derived))
     return _KEEP_MORE.sub(f"Give {_A} ", s)      # "keep it to more than 40 words" says the opposite of what it means
 
-def _cap(s:str)->str: return s[:1].upper() + s[1:]
-
-def _finish(s:str, alias:str)->str:
-    "Put the alias in; capitalise a sentence that starts with it."
-    return _cap(s.replace(_A, alias, 1)).replace(_A, alias) if s.startswith(_A) else s.replace(_A, alias)
-
-def _template(cid:str, rng:np.random.Generator, pick:dict|None)->str:
+def _template(cid:str, rng:np.random.Generator, pick:dict|None, rules:tuple|None=None)->str:
     "The template of `cid` drawn from `rng`, or `pick[cid]` (0-based) if given; `rng` advances the same either way."
     ts = get_type(cid).templates
     i = int(rng.integers(len(ts)))
-    return ts[pick[cid] if pick and cid in pick else i]
+    if pick and cid in pick or rules is None: return ts[pick[cid] if pick and cid in pick else i]
+    if cid in REWORD and (w := reader_wording(cid)): return w
+    ok = [t for t in ts if not redundant(_fill(t, cid, rules[0], True), rules[1])]   # rules: (params, scope holds an object)
+    return ok[i % len(ok)] if ok else reader_wording(cid) or ts[i]
 
 def render_constraint(cid:str,                  # constraint type id
                       params:dict,              # its parameters
@@ -48,7 +48,7 @@ def render_constraint(cid:str,                  # constraint type id
     "Render constraint `cid` on the scope named `alias` from one of its templates (or the one `pick` names)."
     return _finish(_fill(_template(cid, rng, pick), cid, params), alias)
 
-# %% ../../nbs/bench/31_render.ipynb #2892fe44
+# %% ../../nbs/bench/31_render.ipynb #2a3fd47d
 def short_alias(alias:str,              # the tree's alias (`ifhier.tree.alias_of`)
                 kind:str|None=None,     # the scope's kind: an array is a "list"
                )->str:                  # how the prompt names it
@@ -59,7 +59,18 @@ def short_alias(alias:str,              # the tree's alias (`ifhier.tree.alias_o
     if m := re.fullmatch(r"the section (?:under heading|labeled) '(.*)'", alias): return f'the "{m[1]}" {"list" if kind == "array" else "section"}'
     return alias
 
-# %% ../../nbs/bench/31_render.ipynb #3fbbc977
+def reader_name(alias:str,      # the tree's alias
+                kind:str|None,  # the scope's kind
+                bullets:bool,   # its list is written as bullets (not a JSON array)
+                bare:bool,      # the sentence before was about that list (so "the second bullet" needs no "of")
+               )->str:          # how the reader's rules name the scope
+    "The name the reader's rules use: a list item by its ordinal ('the second bullet', 'the first item of the \"steps\" list')."
+    m = re.fullmatch(r"item (\d+) of (.+)", alias)
+    if not m: return short_alias(alias, kind)
+    head = f"the {ordinal(int(m[1]))} {'bullet' if bullets else 'item'}"
+    return head if bare or m[2] == "the response" else f"{head} of {reader_name(m[2], 'array', False, False)}"
+
+# %% ../../nbs/bench/31_render.ipynb #f050ea3f
 KIND_SENTENCES = {   # (root, root with typed values, inside JSON, inside text); "{h}" is the subheading marker
     "json": (("Respond with a JSON object.", "Format your entire answer as one JSON object."),
              ("Respond with a JSON object whose values are plain strings unless a list or another format is asked for below.",
@@ -88,6 +99,7 @@ WOVEN = {"json": "formatted as one JSON object", "array": "written as a bulleted
          "markdown": "written in Markdown with a heading for each section",
          "labeled": "set out in labeled sections, each starting on its own line with its label and a colon"}
 
+# %% ../../nbs/bench/31_render.ipynb #d354feba
 def md_levels(tree:ConstraintNode)->dict:
     "Heading level of each Markdown scope's sections by node path, as the witness writes them (## at the top, one deeper inside)."
     out, ctx = {}, {}
@@ -126,35 +138,12 @@ def kind_sentence(kind:str,                  # the scope's kind
     t = t[int(rng.integers(2))].replace("{h}", "#" * level).replace("{alias}", _A)
     return t if raw else _finish(t, alias)
 
-# %% ../../nbs/bench/31_render.ipynb #d06ccd45
-def _single(s:str)->bool:
-    "Can `s` join a shared-subject merge: one sentence '{alias} ...' with no comma of its own?"
-    return s.startswith(_A + " ") and s.endswith(".") and "," not in s and not re.search(r"[.!?][\"']?\s+[A-Z]", s[:-1])
-
+# %% ../../nbs/bench/31_render.ipynb #a30f3ce3
 P_VARY = 0.45   # chance that a sentence which could open another way does
 
-def _third(v:str)->str:
-    return {"be": "is", "have": "has"}.get(v, v + "es" if re.search(r"(?:s|sh|ch|x)$", v) else v + "s")
-
-def vary(s:str)->str:
-    "Another opening for sentence `s` (alias as `_A`): 'X must contain' -> 'Make sure X contains', 'Use ... in X.' -> 'In X, use ...'."
-    if m := re.fullmatch(_A + r" must (not )?([a-z]+)\b(.*)", s, re.S):
-        if m[2] == "have" and not m[1]: return f"Give {_A}" + m[3]
-        verb = ("is not" if m[2] == "be" else f"does not {m[2]}") if m[1] else _third(m[2])
-        return f"Make sure {_A} {verb}{m[3]}"
-    if (m := re.fullmatch(r"([A-Z][a-z]+) ([^\x00]+) in " + _A + r"\.", s)) and m[1] in ("Use", "Include", "Write", "Put", "Add", "Mention"):
-        return f"In {_A}, {m[1].lower()} {m[2]}."
-    return s
-
-def merge_sentences(sents:list,  # sentences of one scope, with `_A` standing for the alias
-                    alias:str,   # the alias
-                   )->list[str]: # the merged sentence (if 2+ merge), then the rest, each naming `alias`
-    "Merge the single '{alias} ...' sentences of one scope under one subject; every other sentence stays whole."
-    singles, rest = [s for s in sents if _single(s)], [s for s in sents if not _single(s)]
-    if len(singles) < 2: return [_finish(s, alias) for s in sents]
-    preds = [s[len(_A) + 1:-1].replace(_A, "it") for s in singles]
-    if all(p.startswith("must ") for p in preds): preds = [preds[0]] + [p[5:] for p in preds[1:]]
-    return [_cap(alias) + " " + ", ".join(preds[:-1]) + " and " + preds[-1] + "."] + [_finish(s, alias) for s in rest]
+def _named_later(node:ConstraintNode, p:dict)->bool:
+    "Does a later sentence name the last position `array.elements_at` asks for (so that item's existence goes without saying)?"
+    return max(p["positions"]) in {c.via.get("index") for c in node.children if c.constraints or c.children}
 
 def render_scope(node:ConstraintNode,      # one scope
                  alias:str,                # its alias
@@ -166,191 +155,23 @@ def render_scope(node:ConstraintNode,      # one scope
                  kind_sent:bool=True,      # say what kind of scope it is (False: the task sentence already does)
                  skip:tuple=(),            # constraint ids said elsewhere (a skeleton shows the keys)
                  voice=None,               # a `Voice` re-opening the sentences (None: the plain rendering)
+                 rules:bool=False,         # the reader's rules: no redundant words, no position list a later sentence implies
+                 say_as:str|None=None,     # the name the prompt uses (None: `short_alias`)
                 )->list[str]:              # the scope's sentences
     "The kind sentence and the constraint sentences of one scope (merged with probability `merge_p`)."
-    root, ka = alias == "the response", short_alias(alias)
+    root, ka = alias == "the response", say_as or short_alias(alias)
     ks = kind_sentence(node.kind, ka, rng, node, inside, level, raw=True) if kind_sent else None
     out = [] if ks is None else [voice.say(ks, ka, node.via, root, kind=node.kind) if voice else _finish(ks, ka)]
-    cons = [(c, p) for c, p in node.constraints if c not in skip]
-    alias = short_alias(alias, node.kind)
-    sents = [_fill(_template(cid, rng, pick), cid, p) for cid, p in cons]
+    cons = [(c, p) for c, p in node.constraints if c not in skip and not (rules and c == "array.elements_at" and _named_later(node, p))]
+    alias, nested = say_as or short_alias(alias, node.kind), any(c.kind == "json" for c in node.children)
+    sents = [_fill(_template(cid, rng, pick, (p, nested) if rules else None), cid, p, rules) for cid, p in cons]
     coins = [rng.random() < P_VARY for _ in sents]           # drawn for every sentence, so `pick` moves no other draw
-    if len(sents) >= 2 and rng.random() < merge_p:
+    if len(sents) >= 2 and rng.random() < merge_p and not (rules and sum(map(_single, sents)) > MAX_MERGE):   # rules: short merges
         return out + (voice.merged(sents, alias, node.via, root, node.kind) if voice else merge_sentences(sents, alias))
     if voice: return out + [voice.say(s, alias, node.via, root, vary(s) if c else s, node.kind) for s, c in zip(sents, coins)]
     return out + [_finish(vary(s) if c else s, alias) for s, c in zip(sents, coins)]
 
-# %% ../../nbs/bench/31_render.ipynb #27950934
-P_VOICE = 0.8          # chance that a sentence takes another of its openings
-P_TAG = dict(plain=0.72, first=0.13, ask=0.15)   # which kind of opening a re-opened sentence takes
-P_FRAME = 0.25         # chance that the constraints open with a line saying, in the first person, what the answer is for
-P_LINK = 0.35          # chance of an "Also, …" before a later sentence, and of a "Finally, …" before the last
-MAX_ASK, MAX_FIRST = 1, 2   # questions and first-person sentences per prompt
-ROOT_NAMES = ("your answer", "your response", "the answer", "your reply", "the whole answer", "the entire response")  # the root, as a subject
-LINKS = (("Also,", "Next,", "Then,", "And"), ("Finally,", "Lastly,"))   # before a later sentence; before the last one
-
-FRAMES = {   # by root kind: what the answer is for, in the first person
-    "json": ("I'll load your answer into a script, so the format has to be exact.", "A program will read this, so please stick to the format.",
-             "I'm going to parse the answer with code.", "My script reads this as JSON, so the structure matters.",
-             "We feed this straight into our app."),
-    "array": ("I'll paste your list into a slide.", "I want a list I can scan quickly.", "My plan is to print this list and tick things off.",
-              "This list goes into our team's notes."),
-    "markdown": ("I'll paste this into a page that renders Markdown.", "This is for a shared document, so the headings matter to me.",
-                 "Our wiki renders Markdown, and that is where this will go.", "My readers will skim the headings first."),
-    "labeled": ("I'll copy each part into a form, so the labels matter.", "I'm going to paste each section into a form.",
-                "Each labeled part goes into a different box of our template.", "My colleague will look for the labels."),
-    "string": ("A few details matter to me here.", "This goes out to readers as it is, so the details matter.",
-               "I'll use your text as it is.", "Before you start, note what I need."),
-    "any": ("I have a few requirements.", "Here is what I need.", "Some requirements from my side.", "Please keep to what I ask below.",
-            "There are some rules I need you to follow.", "To be useful to me, the answer has to follow these points.",
-            "We have a few requirements."),
-}
-_IMPERATIVE = {"use", "include", "write", "put", "add", "mention", "keep", "give", "make", "format", "split", "divide", "begin",
-               "start", "finish", "close", "highlight", "mark", "leave", "enclose", "set", "break", "respond", "answer",
-               "organize", "choose", "do", "lay"}
-_MUST = re.compile(r"(\x00|All items in \x00|The (?:last|very first) words of \x00) must (not )?([a-z]+)\b([^\x00]*)\.", re.S)
-_IMP = re.compile(r"([A-Z][a-z]+)\b(.*)\.", re.S)
-_PLURAL = ("All items", "The last words", "The very first words")
-
-def _conj(subj:str, neg:str|None, verb:str)->str:
-    "'contain' as the verb of `subj` after 'Make sure …': 'contains', 'does not contain', 'are'."
-    pl = subj.startswith(_PLURAL)
-    if neg: return ("are not" if pl else "is not") if verb == "be" else (f"do not {verb}" if pl else f"does not {verb}")
-    return ("are" if verb == "be" else verb) if pl else _third(verb)
-
-def _askable(s:str)->bool:
-    "May `s` become a question: one plain sentence ending in a word (not a literal), no ';' or ':'?"
-    return bool(re.search(r"[a-z)]\.$", s)) and not re.search(r"[;:\n]", s) and not re.search(r"[.!?][\"']?\s+[A-Z]", s[:-1])
-
-def lead_in(via:dict|None,       # how a scope is reached from its parent
-            kind:str="string",    # the scope's kind
-           )->tuple|None:         # (lead, what the sentence then calls the scope), or None for an unnamed scope
-    "How a sentence may name a scope up front: ('For \"price\",', 'the value'), ('Under \"Key Facts\",', 'the text')."
-    via = via or {}
-    if "key" in via: return f'For "{via["key"]}",', "the list" if kind == "array" else "the value"
-    if "heading" in via: return f'Under "{via["heading"]}",', "the text" if kind == "string" else "the section"
-    if "label" in via: return f'For "{via["label"]}",', "the text" if kind == "string" else "the section"
-    return None
-
-def _low(s:str)->str: return s if re.match(r"I\b|I'|[A-Z]{2}|\"", s) else s[:1].lower() + s[1:]
-
-def voicings(s:str,               # one sentence with `_A` for the alias
-             via:dict|None=None,  # how its scope is reached (a named scope may be named up front)
-             root:bool=False,     # the scope is the whole answer
-             kind:str="string",   # the scope's kind (what a sentence naming it up front calls it)
-            )->list[tuple]:       # [(form, tag)], tag in `P_TAG`
-    "The other openings sentence `s` may take, each as (sentence, 'plain' | 'first' | 'ask')."
-    out = _voicings(s, root)
-    if (li := lead_in(via, kind)) and "\n" not in s and not re.search(r"[.!?][\"']?\s+[A-Z]", s[:-1]):
-        lead, noun = li
-        for f, g in [(s, "plain")] + out:
-            if m := re.match(r"(?:In|Inside) \x00, (.*)", f, re.S):   # 'Inside the "Method" section, use …' -> 'Under "Method", use …'
-                if _A not in m[1]: out.append((f"{lead} {m[1]}", g))
-                continue
-            if f.count(_A) != 1 or f.startswith(("In ", "Inside ", "Under ", "Letter counts")): continue
-            f = re.sub(r" in \x00([.?])$", r"\1", f).replace(_A, noun)
-            out.append((f"{lead} {_low(f)}", g))
-    return list(dict.fromkeys(out))
-
-def _voicings(s:str, root:bool=False)->list[tuple]:
-    out, ask = [], _askable(s)
-    if "\n" in s: return out
-    if m := _MUST.fullmatch(s):
-        subj, neg, verb, rest = m[1], m[2], m[3], m[4]
-        c, subj = _conj(subj, neg, verb), subj if subj == _A else subj[:1].lower() + subj[1:]
-        out += [(f"Please make sure {subj} {c}{rest}.", "plain"), (f"Remember that {subj} must {neg or ''}{verb}{rest}.", "plain"),
-                (f"I need {subj} {'not ' if neg else ''}to {verb}{rest}.", "first"),
-                ((f"I don't want {subj} to {verb}{rest}." if neg else f"I'd like {subj} to {verb}{rest}."), "first"),
-                (f"We need {subj} {'not ' if neg else ''}to {verb}{rest}.", "first")]
-        if ask: out += [(f"Could you make sure {subj} {c}{rest}?", "ask"), (f"Can you make sure {subj} {c}{rest}?", "ask")]
-        if subj == _A and root: out += [(f"{_cap(n)} must {neg or ''}{verb}{rest}.", "plain") for n in ROOT_NAMES]
-    elif (m := _IMP.fullmatch(s)) and m[1].casefold() in _IMPERATIVE and not s.startswith("Make sure"):
-        v, rest = m[1].casefold(), m[2]
-        if (x := vary(s)) != s: out.append((x, "plain"))
-        if v == "do" and rest.startswith(" not "):
-            out += [(f"Please do{rest}.", "plain"), (f"Be careful not to{rest[4:]}.", "plain"), (f"Remember not to{rest[4:]}.", "plain"),
-                    (f"I don't want you to{rest[4:]}.", "first")]
-        else:
-            out += [(f"Please {v}{rest}.", "plain"), (f"Be sure to {v}{rest}.", "plain"),
-                    (f"I'd like you to {v}{rest}.", "first"), (f"I need you to {v}{rest}.", "first"), (f"I want you to {v}{rest}.", "first")]
-            if ask: out += [(f"Could you {v}{rest}?", "ask"), (f"Can you {v}{rest}?", "ask")]
-    elif s.startswith("Make sure "):
-        rest = s[len("Make sure "):-1]
-        out += [(f"Please make sure {rest}.", "plain"), (f"Be sure that {rest}.", "plain")]
-        if ask: out.append((f"Could you make sure {rest}?", "ask"))
-    return out
-
-def voice_rng(tree:ConstraintNode, # the constraint tree
-              task:dict,           # the seed task
-             )->np.random.Generator:
-    "The voice's own generator for one prompt: seeded by its task and tree, apart from every draw of the sampler and the templates."
-    key = json.dumps([task["task"], tree.to_json()], sort_keys=True, ensure_ascii=False).encode()
-    return np.random.default_rng(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
-
-def _opening(s:str)->str: return " ".join(s.split()[:2]).casefold()
-
-class Voice:
-    "The voice of one prompt: its generator and what it has said so far (openings used, questions, first-person sentences)."
-    def __init__(self, rng:np.random.Generator, level:int=2):
-        self.rng, self.level, self.used, self.n = rng, level, set(), dict(ask=0, first=0)
-
-    def say(self, s:str, alias:str, via:dict|None=None, root:bool=False, plain:str|None=None, kind:str="string")->str:
-        "Sentence `s` (alias as `_A`) in this voice; `plain` is what the plain rendering says (kept when the coin says so)."
-        u, t, k = self.rng.random(), self.rng.random(), int(self.rng.integers(1 << 30))   # three draws per sentence, always
-        plain = _finish(s if plain is None else plain, alias)
-        if u >= P_VOICE: return self._note(plain)
-        tag = "plain" if t < P_TAG["plain"] else "first" if t < P_TAG["plain"] + P_TAG["first"] else "ask"
-        if tag != "plain" and self.n[tag] >= (MAX_ASK if tag == "ask" else MAX_FIRST): tag = "plain"
-        named = tag == "plain" and s != plain and s.startswith(_A) and '"' in alias   # 'The "price" field must …' names it first
-        forms = [f for f, g in voicings(s, via, root, kind) + [(s, "plain")] * (2 * named) if g == tag and _opening(_finish(f, alias)) not in self.used]
-        if not forms: return self._note(plain)
-        if tag != "plain": self.n[tag] += 1
-        forms = [f for f in forms for _ in range(3 if f.startswith(("For \"", "Under \"")) else 1)]   # naming the scope up front: favoured
-        return self._note(_finish(forms[k % len(forms)], alias))
-
-    def merged(self, sents:list, alias:str, via:dict|None=None, root:bool=False, kind:str="string")->list[str]:
-        "`merge_sentences` in this voice: 'I need X to …, … and …' for a merge of 'must' sentences (three draws per sentence, always)."
-        draws = []
-        for _ in sents:   # three draws per sentence, as `say` makes
-            u, t, _k = self.rng.random(), self.rng.random(), self.rng.integers(1 << 30); draws.append((u, t))
-        singles, rest = [s for s in sents if _single(s)], [s for s in sents if not _single(s)]
-        if len(singles) < 2: return [self._note(_finish(s, alias)) for s in sents]
-        merged = merge_sentences(singles, alias)[0]
-        preds = [s[len(_A) + 1:-1].replace(_A, "it") for s in singles]
-        (u, t), lead = draws[0], None
-        if u < P_VOICE and all(p.startswith("must ") for p in preds):
-            if t >= P_TAG["plain"] and self.n["first"] < MAX_FIRST:
-                lead = next((x for x in ("I need", "I'd like") if x.casefold() not in self.used), None)
-            elif root and t < P_TAG["plain"] / 2: merged = _cap(ROOT_NAMES[int(t * 100) % 2]) + merged[len(alias):]
-        if lead:
-            self.n["first"] += 1; ps = [p[5:] for p in preds]
-            merged = f"{lead} {alias} to " + ", ".join(ps[:-1]) + " and " + ps[-1] + "."
-        elif u < P_VOICE and (li := lead_in(via, kind)) and merged.startswith(_cap(alias)) and _opening(li[0]) not in self.used:
-            merged = f"{li[0]} {li[1]}{merged[len(alias):]}"
-        return [self._note(merged)] + [self._note(_finish(s, alias)) for s in rest]
-
-    def _note(self, s:str)->str:
-        self.used.add(_opening(s)); return s
-
-    def frame(self, kind:str)->str|None:
-        "A first-person line on what the answer is for, or None (two draws, always)."
-        u, k = self.rng.random(), int(self.rng.integers(1 << 30))
-        if self.level < 2 or u >= P_FRAME: return None
-        fs = FRAMES[kind] + FRAMES["any"]
-        return self._note(fs[k % len(fs)])
-
-    def link(self, sents:list)->list:
-        "An 'Also, …' (or 'Next, …', …) before one later sentence and a 'Finally, …' before the last (each with probability `P_LINK`)."
-        a, i, f, k = self.rng.random(), int(self.rng.integers(1 << 30)), self.rng.random(), int(self.rng.integers(1 << 30))
-        if self.level < 2 or len(sents) < 3: return sents
-        out, mid, end = list(sents), LINKS[0][k % len(LINKS[0])], LINKS[1][k % len(LINKS[1])]
-        fits = lambda s: "\n" not in s and not s.startswith("Letter counts")   # a link needs a sentence, not a list of counts
-        ok = [j for j in range(1, len(out) - 1) if fits(out[j])]
-        if a < P_LINK and ok: j = ok[i % len(ok)]; out[j] = f"{mid} {_low(out[j])}"
-        if f < P_LINK and fits(out[-1]): out[-1] = f"{end} {_low(out[-1])}"
-        return out
-
-# %% ../../nbs/bench/31_render.ipynb #b027aec2
+# %% ../../nbs/bench/31_render.ipynb #a7baf8f2
 P_WEAVE = 0.5      # chance that the root's format is said in the task sentence itself
 P_SKELETON = 0.35  # chance that a root naming all its parts (and counting none) is shown by example
 PARA_WORDS = 60    # neighbouring constraint paragraphs are joined while they stay this short
@@ -386,29 +207,44 @@ def _paragraphs(groups:list)->list[str]:
         else: out.append(text)
     return out
 
+def _bullets(v)->bool:
+    "Is list scope `v` written as bullets (as `kind_sentence` says it), not as a JSON array?"
+    if v.parent is None: return all(c.kind == "string" for c in v.node.children)
+    return v.parent.kind not in ("json", "array")
+
+def _say_as(v, prev, views:dict)->str|None:
+    "The reader's name of scope `v` if it is a list item ('the second bullet'; bare right after its list or a plain sibling), else None."
+    if v.parent is None or "index" not in (v.node.via or {}): return None
+    bare = prev is not None and (prev.node is v.parent or (prev.parent is v.parent and not prev.node.children))
+    return reader_name(v.alias, v.node.kind, _bullets(views[id(v.parent)]), bare)
+
+# %% ../../nbs/bench/31_render.ipynb #582eb2de
 def render_parts(tree:ConstraintNode,       # the constraint tree
                  task:dict,                 # the seed task (task, optional context)
                  rng:np.random.Generator,   # template choices and merge coins
                  merge_p:float=MERGE_P,     # probability of merging a scope's sentences
                  pick:dict|None=None,       # {constraint id: template index}: fix those types' wording
                  voice:Voice|None=None,     # re-opens the sentences (None: the plain rendering)
+                 rules:bool=False,          # the reader's rules (`render_prompt`'s `reader_rules`)
                 )->tuple:                   # (head sentence, [(node path, its sentences)] depth-first, paragraphs)
     "The pieces `render_prompt` joins: the (possibly woven) task sentence, each scope's sentences, the constraint paragraphs."
     levels, head = md_levels(tree), task["task"]
     sk, weave = rng.random() < P_SKELETON, rng.random() < P_WEAVE
     shape = skeleton(tree) if sk else None
     woven = _woven(head, tree, levels.get("$", 2)) if weave and not shape and tree.kind != "string" else None
-    groups, per_scope = [], []
+    groups, per_scope, prev, views = [], [], None, {}
+    cids = frozenset(c for v in iter_nodes(tree) for c, _ in v.node.constraints)
     for v in iter_nodes(tree):
         if v.depth <= 1: groups.append([])
-        root = v.parent is None
+        root, views[id(v.node)] = v.parent is None, v
+        say = _say_as(v, prev, views) if rules else None
         sents = render_scope(v.node, v.alias, rng, merge_p, pick, inside=None if root else v.parent.kind,
                              level=levels.get(v.path, 2), kind_sent=not (root and (shape or woven)),
-                             skip=("json.has_keys", "labeled.has_labels") if root and shape else (), voice=voice)
+                             skip=("json.has_keys", "labeled.has_labels") if root and shape else (), voice=voice, rules=rules, say_as=say)
         if root and shape: sents = [shape] + sents
         if root and woven and tree.kind == "json" and _typed(tree): sents = [_VALUES_LINE] + sents
-        if root and voice and (f := voice.frame(tree.kind)): sents = [f] + sents
-        groups[-1] += sents; per_scope.append((v.path, sents))
+        if root and voice and (f := voice.frame(tree.kind, cids)): sents = [f] + sents
+        groups[-1] += sents; per_scope.append((v.path, sents)); prev = v
     if voice:   # the links go between scopes' sentences: regroup after them
         flat = voice.link([s for g in groups for s in g])
         groups = [flat[sum(map(len, groups[:i])):sum(map(len, groups[:i + 1]))] for i in range(len(groups))]
@@ -421,20 +257,21 @@ def render_prompt(tree:ConstraintNode,       # the constraint tree
                   pick:dict|None=None,       # {constraint id: template index}: fix those types' wording
                   voice:bool=False,          # re-open sentences in a person's voice (`Voice`, drawn from `voice_rng`)
                   max_words:int|None=None,   # the voice adds words only while the constraint text stays this short
+                  reader_rules:bool=False,   # each requirement said once, as a person would (issue 23; False: build 1.3's text)
                  )->str:                     # task, context, then the constraint sentences depth-first
     "Render the prompt for `tree` on `task`; `pick` fixes the template of some types, all other draws unchanged."
     r0 = copy.deepcopy(rng) if voice else None
     join = lambda head, paras: "\n\n".join([head] + ([task["context"]] if task.get("context") else []) + paras)
-    plain = join(*render_parts(tree, task, rng, merge_p, pick)[::2])
+    plain = join(*render_parts(tree, task, rng, merge_p, pick, rules=reader_rules)[::2])
     if not voice: return plain
     words = lambda p: len(p.split()) - len(task["task"].split()) - len((task.get("context") or "").split())
     if max_words is not None and words(plain) > max_words: return plain   # too long either way: the plain text says so
     for level in (2, 1):   # the full voice, then without its framing line and links
-        p = join(*render_parts(tree, task, copy.deepcopy(r0), merge_p, pick, Voice(voice_rng(tree, task), level))[::2])
+        p = join(*render_parts(tree, task, copy.deepcopy(r0), merge_p, pick, Voice(voice_rng(tree, task), level, reader_rules), reader_rules)[::2])
         if max_words is None or words(p) <= max_words: return p
     return plain
 
-# %% ../../nbs/bench/31_render.ipynb #c729cf6f
+# %% ../../nbs/bench/31_render.ipynb #d0add32c
 _WORDS = {1: ("once", "one", "first"), 2: ("twice", "two", "second"), 3: ("third", "three"), 4: ("fourth", "four"), 5: ("fifth", "five")}
 
 def literals(cid:str, params:dict)->list[tuple]:
@@ -445,7 +282,7 @@ def literals(cid:str, params:dict)->list[tuple]:
         if isinstance(v, str): out.append(("less than", "fewer than") if v == "less than" else (v,))   # `_FEWER` rewords counts
         elif isinstance(v, int):
             v = v + 1 if name == "positions" else v
-            out.append((str(v),) + _WORDS.get(v, ()))
+            out.append((str(v),) + _WORDS.get(v, ()) + ((ordinal(v),) if name == "positions" else ()))   # "the seventh bullet"
         elif isinstance(v, dict): [add(k, x) for k, x in v.items()]
         elif isinstance(v, (list, tuple)): [add(name, x) for x in v]
     for k, v in params.items(): add(k, v)

@@ -11,10 +11,10 @@ import yaml
 from ..io import InputError, data_path
 
 # %% auto #0
-__all__ = ['VOCAB_ROLES', 'identifier_words', 'names_overlap', 'vocab_problems', 'load_vocab', 'genre_vocab',
-           'admissible_formats']
+__all__ = ['VOCAB_ROLES', 'identifier_words', 'names_overlap', 'vocab_problems', 'is_document_part', 'load_vocab', 'genre_vocab',
+           'names_under', 'reader_rules', 'admissible_formats']
 
-# %% ../../nbs/bench/29_vocab.ipynb #e0c2c47b
+# %% ../../nbs/bench/29_vocab.ipynb #48a7c613
 VOCAB_ROLES = {"key": "keys", "heading": "headings", "label": "labels"}
 _SNAKE = re.compile(r"[a-z]+(?:_[a-z]+)*")
 _TITLE = re.compile(r"[A-Z][A-Za-z']*(?: [A-Za-z][A-Za-z']*)*")
@@ -41,7 +41,7 @@ def vocab_problems(vocab:dict,          # a parsed structure vocabulary
         if g not in vocab["genres"]: errs.append(f"genre {g!r} has no entry")
     for g, e in vocab["genres"].items():
         e = e or {}
-        if extra := set(e) - {"kinds", "keys", "fields", "headings", "labels", "code", "holds", "long", "short", "items"}:
+        if extra := set(e) - {"kinds", "keys", "fields", "headings", "labels", "code", "holds", "long", "short", "items", "parts"}:
             errs.append(f"{g}: unknown field(s) {sorted(extra)}")
         kinds = e.get("kinds")
         if not isinstance(kinds, list) or set(kinds) - set(_KINDS): errs.append(f"{g}: kinds must be a list of {_KINDS}"); continue
@@ -61,6 +61,7 @@ def vocab_problems(vocab:dict,          # a parsed structure vocabulary
                     if names_overlap(a, b): errs.append(f"{g}: {role} {a!r} and {b!r} overlap")
         if "code" in e and not isinstance(e["code"], bool): errs.append(f"{g}: code must be true or false")
         known = {n for r in ("keys", "headings", "labels") for n in list(e.get(r) or []) + list(common.get(r) or [])} | set(fields)
+        known |= {x for ps in (e.get("parts") or {}).values() if isinstance(ps, list) for x in ps if isinstance(x, str)}
         holds = dict(common.get("holds") or {}) | dict(e.get("holds") or {})
         for n, ks in holds.items():
             if n not in known: errs.append(f"{g}: holds names {n!r}, which is no key, heading or label")
@@ -71,7 +72,18 @@ def vocab_problems(vocab:dict,          # a parsed structure vocabulary
                 if n not in known: errs.append(f"{g}: {f} names {n!r}, which is no key, heading or label")
         if set(e.get("long") or []) & set(e.get("short") or []): errs.append(f"{g}: a name is both long and short")
         if set(e.get("items") or []) - set(_KINDS): errs.append(f"{g}: items must be a list of {_KINDS}")
+        for n, ps in (e.get("parts") or {}).items():
+            if n not in holds: errs.append(f"{g}: parts names {n!r}, which holds no structure")
+            elif not isinstance(ps, list) or len(ps) < 3 or not all(isinstance(x, str) and (_SNAKE.fullmatch(x) or _TITLE.fullmatch(x)) for x in ps):
+                errs.append(f"{g}: parts of {n!r} must be at least 3 snake_case keys or Title Case names")
+            elif doc := [x for x in ps if is_document_part(vocab, x)]: errs.append(f"{g}: parts of {n!r} name document-level {doc}")
+    for f in ("document", "brief"):
+        if not all(isinstance(x, str) for x in common.get(f) or []): errs.append(f"common: {f} must be a list of names")
     return errs
+
+def is_document_part(vocab:dict, name)->bool:
+    "Is `name` a document-level part (an introduction, a headline, a conclusion: `common.document`), which only the root holds?"
+    return isinstance(name, str) and identifier_words(name) in {identifier_words(d) for d in (vocab.get("common") or {}).get("document") or ()}
 
 @lru_cache(maxsize=4)
 def _vocab_file(path:str)->dict:
@@ -94,10 +106,33 @@ def genre_vocab(vocab:dict,  # from `load_vocab`
     fields = dict(e.get("fields") or {})
     names = {role: list(e.get(plural) or []) + (list(fields) if role == "key" else []) for role, plural in VOCAB_ROLES.items()}
     holds = {n: tuple(ks) for n, ks in (dict(common.get("holds") or {}) | dict(e.get("holds") or {})).items()}
-    return dict(kinds=tuple(e.get("kinds") or ()), code=bool(e.get("code")), fields=fields, own=names, holds=holds,
+    parts = {n: tuple(ps) for n, ps in (e.get("parts") or {}).items()}
+    doc = frozenset(n for ns in list(names.values()) + [common.get(r) or [] for r in VOCAB_ROLES.values()] for n in ns if is_document_part(vocab, n))
+    return dict(kinds=tuple(e.get("kinds") or ()), code=bool(e.get("code")), fields=fields, own=names, holds=holds, parts=parts, document=doc,
                 long=frozenset(list(common.get("long") or []) + list(e.get("long") or [])),
                 short=frozenset(list(e.get("short") or []) + list(fields)), items=tuple(e.get("items") or ()),
                 **{role: ns + [c for c in common.get(VOCAB_ROLES[role]) or [] if c not in ns] for role, ns in names.items()})
+
+def names_under(gv:dict,            # a genre vocabulary (`genre_vocab`), `reader_rules` applied or not
+                role:str,           # "key", "heading" or "label"
+                parent=None,        # the name of the part that holds them (None: the root)
+               )->list:             # the names a child of `parent` may take
+    """The names of `parent`'s children: at the root (or without the reader's rules) any of the genre's names; under the
+    reader's rules a holder's declared `parts`, else the genre's names that are neither document-level nor `parent` itself."""
+    if parent is None or not gv.get("rules"): return gv[role]
+    rx = _SNAKE if role == "key" else _TITLE
+    if isinstance(parent, str) and parent in gv["parts"]: return [n for n in gv["parts"][parent] if rx.fullmatch(n)]
+    return [n for n in gv[role] if n not in gv["document"] and n != parent]
+
+def reader_rules(gv:dict,             # a genre vocabulary (`genre_vocab`)
+                 vocab:dict|None=None, # the structure vocabulary it came from (default: the shipped one)
+                )->dict:
+    """`gv` under the reader's rules: names by parent (`names_under`), every list's items are text (never a lone object
+    among strings), and the `common.brief` parts (a clue, a goal, a verdict) are short wherever they stand."""
+    brief = {identifier_words(b) for b in ((vocab or load_vocab()).get("common") or {}).get("brief") or ()}
+    names = {n for r in VOCAB_ROLES for n in gv[r]} | {n for ps in gv["parts"].values() for n in ps}
+    short = gv["short"] | {n for n in names if identifier_words(n) in brief}
+    return dict(gv, rules=True, items=(), short=frozenset(short), long=frozenset(gv["long"] - short))
 
 def admissible_formats(task:dict,          # a seed task
                        vocab:dict|None=None,  # structure vocabulary (default: the shipped one)

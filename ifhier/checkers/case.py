@@ -4,7 +4,7 @@
 
 # %% ../../nbs/checkers/14_case.ipynb #362999a2
 from __future__ import annotations
-from ..registry import Check, counted, count_check, ok, bad, constraint, IntParam, RelParam, scoped
+from ..registry import Slack, Check, counted, count_check, ok, bad, constraint, IntParam, RelParam, scoped
 from ..text import capital_words
 import re
 from ..specs import INF, rel_interval, meet, need_more, insert_mid, caps_count
@@ -25,7 +25,7 @@ def _witness_capital_letters(spec): spec.case = "upper"
 
 def _mutate_capital_letters(t): return re.sub(r"[A-Z]{2,}", lambda m: m[0].lower(), t, count=1), "lower-case"
 
-@constraint("string.capital_letters", "content", {"string"},
+@constraint("string.capital_letters", "content", {"string"}, slack=Slack(pins="whole"),
     voices=dict(paper="Write {alias} in capital letters only."),
     templates=("{alias} must be entirely in capital letters.", "Write {alias} in ALL CAPS, with no lower-case letters.",
                "Use only upper-case letters in {alias}."),
@@ -43,7 +43,7 @@ def _witness_lowercase_letters(spec): spec.case = "lower"
 
 def _mutate_lowercase_letters(t): return re.sub(r"[a-z]{2,}", lambda m: m[0].upper(), t, count=1), "upper-case"
 
-@constraint("string.lowercase_letters", "content", {"string"},
+@constraint("string.lowercase_letters", "content", {"string"}, slack=Slack(pins="whole"),
     voices=dict(paper="Write {alias} in lowercase letters only."),
     templates=("{alias} must be entirely in lowercase.", "Write {alias} in lowercase letters only, with no capitals at all.",
                "Do not use any capital letters in {alias}."),
@@ -67,7 +67,7 @@ def _mutate_capital_word_frequency(t, rel, n):
     t2 = insert_mid(t, " ".join(["NOTE"] * k)) if k > 0 else re.sub(r"\b[A-Z]{2,}\b", lambda m: m[0].lower(), t, count=-k)
     return t2, f"{caps_count(t2)} fully capitalized"
 
-@constraint("string.capital_word_frequency", "content", {"string"}, params=dict(rel=RelParam(), n=IntParam(2, 15, by_place=scoped(item=(2, 4), value=(2, 4), section=(2, 8)))),
+@constraint("string.capital_word_frequency", "content", {"string"}, slack=Slack(rel="rel", n="n"), params=dict(rel=RelParam(), n=IntParam(2, 15, by_place=scoped(item=(2, 4), value=(2, 4), section=(2, 8)))),
     voices=dict(paper="{alias} must have {rel} {n} words in all capital letters."),
     templates=("{alias} must contain {rel} {n} fully capitalized words.",
                "Use {rel} {n} words written entirely in capital letters in {alias}.",
@@ -93,7 +93,7 @@ def _witness_comma(spec): spec.no_comma = True
 
 def _mutate_comma(t): return insert_mid(t, "so,"), "1 comma"
 
-@constraint("string.comma", "content", {"string"},
+@constraint("string.comma", "content", {"string"}, slack=Slack(pins="whole"),
     voices=dict(paper="{alias} must not use any commas."),
     templates=("{alias} must not contain any commas.", "Do not use a single comma in {alias}.",
                "Write {alias} without commas."),

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import re
 from dataclasses import dataclass
-from ..registry import Check, counted, ok, bad, constraint, TextParam, TextListParam
+from ..registry import Slack, Check, counted, ok, bad, constraint, TextParam, TextListParam
 from ..text import squash, quote_join
 
 # %% auto #0
@@ -46,7 +46,7 @@ def _witness_value_in_set(spec, values): spec.exact = list(values)
 
 def _mutate_value_in_set(t, values): return "something else", "something else"
 
-@constraint("string.value_in_set", "content", {"string"}, params=dict(values=ValueSetParam(sets=_FIELD_SETS)),
+@constraint("string.value_in_set", "content", {"string"}, slack=Slack(pins="whole"), params=dict(values=ValueSetParam(sets=_FIELD_SETS)),
     voices=dict(paper="{alias} must equal one of {values_joined}."),
     templates=("{alias} must be one of: {values_joined}.", "Set {alias} to exactly one of {values_joined}, with nothing else.",
                "For {alias}, choose a single value from {values_joined}."),
@@ -67,7 +67,7 @@ def _witness_constrained_response(spec, values): spec.exact = list(values)
 
 def _mutate_constrained_response(t, values): return t.strip() + " Indeed", "Indeed"
 
-@constraint("string.constrained_response", "content", {"string"}, params=dict(values=ValueSetParam(sets=_ANSWER_SETS)),
+@constraint("string.constrained_response", "content", {"string"}, slack=Slack(pins="whole"), params=dict(values=ValueSetParam(sets=_ANSWER_SETS)),
     voices=dict(paper="{alias} must be exactly one of the following: {values_joined}."),
     templates=("{alias} must be exactly one of {values_joined}, written exactly like that.",
                "{alias} must consist of one of the following and nothing else: {values_joined}.",
@@ -94,7 +94,7 @@ def _witness_two_responses(spec): spec.two = True
 
 def _mutate_two_responses(t): a = re.split(r"(?<!\*)\*{6}(?!\*)", t)[0]; return a + "\n******\n" + a, "the same"
 
-@constraint("string.two_responses", "content", {"string"}, root_only=True, aliases={"combination:two_responses"},
+@constraint("string.two_responses", "content", {"string"}, slack=Slack(pins="whole"), root_only=True, aliases={"combination:two_responses"},
     voices=dict(paper="Give two different responses separated by six asterisks (******)."),
     templates=("Give two different responses, separated by six asterisks: ******.",
                "{alias} must contain two distinct answers with the separator ****** between them.",

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import re
 from functools import lru_cache
-from ..registry import Check, counted, ok, bad, constraint, IntParam, TextParam, scoped
+from ..registry import Slack, Check, counted, ok, bad, constraint, IntParam, TextParam, scoped
 from ..text import bullet_lines, highlights, placeholders, count_sentences
 from ..text import squash, norm_newlines
 from ..scopes import strip_code
@@ -61,7 +61,7 @@ def _mutate_bullet_list(t, n):
     last = bullet_lines(t, strict=True)[-1]
     return t.replace(last, last + "\n* one more", 1), f"{n + 1} bullet items"
 
-@constraint("string.bullet_list", "content", {"string"}, long_form=True, params=dict(n=IntParam(2, 8, by_place=scoped(item=(2, 4), value=(2, 5), section=(2, 6)))),
+@constraint("string.bullet_list", "content", {"string"}, slack=Slack(n="n"), long_form=True, params=dict(n=IntParam(2, 8, by_place=scoped(item=(2, 4), value=(2, 5), section=(2, 6)))),
     voices=dict(paper="{alias} must have exactly {n} bullet points marked with * or -."),
     templates=("{alias} must contain exactly {n} bullet points, each starting with * or -.",
                "Format {alias} as a list of exactly {n} bullet points (use * or -).",
@@ -85,7 +85,7 @@ def _mutate_highlight_section(t, n):
     t2 = re.sub(r"(?<!\*)\*([^\s*](?:[^\n*]*[^\s*])?)\*(?!\*)", r"\1", t, count=k)
     return t2, f"{len(highlights(t2))} highlighted"
 
-@constraint("string.highlight_section", "content", {"string"}, params=dict(n=IntParam(2, 6, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 4)))),
+@constraint("string.highlight_section", "content", {"string"}, slack=Slack(n="n", fixed="at least"), params=dict(n=IntParam(2, 6, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 4)))),
     voices=dict(paper="{alias} must highlight at least {n} parts in asterisks, as in *part*."),
     templates=("{alias} must contain at least {n} highlighted passages wrapped in asterisks, like *this*.",
                "Highlight at least {n} parts of {alias} with single asterisks, e.g. *key point*.",
@@ -110,7 +110,7 @@ def _mutate_placeholder(t, n):
     got = sum(1 for p in placeholders(t2) if re.search(r"[^\W\d_]", p))
     return t2, f"{got} placeholder"
 
-@constraint("string.placeholder", "content", {"string"}, params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 4)))),
+@constraint("string.placeholder", "content", {"string"}, slack=Slack(n="n", fixed="at least"), params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 4)))),
     voices=dict(paper="{alias} must have at least {n} placeholders in square brackets, as in [place]."),
     templates=("{alias} must contain at least {n} placeholders in square brackets, like [NAME].",
                "Leave at least {n} fill-in placeholders such as [ADDRESS] in {alias}.",
@@ -137,7 +137,7 @@ def _witness_section_checker(spec, n, splitter): spec.sections = (splitter, n)
 
 def _mutate_section_checker(t, n, splitter): return t.rstrip() + f"\n\n{splitter} {n + 1}\nOne more part.", f"{n + 1} sections"
 
-@constraint("string.section_checker", "content", {"string"}, long_form=True,
+@constraint("string.section_checker", "content", {"string"}, slack=Slack(n="n"), long_form=True,
     voices=dict(paper="{alias} must have {n} sections, each opened by '{splitter} X' with X its number."),
     params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 3), value=(2, 3), section=(2, 3))), splitter=TextParam(lexical=False, options=("Section", "SECTION", "Part", "Chapter"))),
     templates=("{alias} must have {n} sections. Mark the beginning of each section with '{splitter} X', where X is its number.",

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import re, string
 from dataclasses import dataclass
-from ..registry import (counted, agree, Check, ok, bad, compare, constraint, Param, ParamError, TextParam, scoped,
+from ..registry import (Slack, counted, agree, Check, ok, bad, compare, constraint, Param, ParamError, TextParam, scoped,
                              TextListParam, RELATIONS)
 from ..text import count_letter, squash, occurrences, substring_occurrences, quote_join
 from ..specs import INF, rel_interval, meet, need_phrase, need_more, insert_mid, phrase_pattern
@@ -40,7 +40,7 @@ def _mutate_contains(t, words):
     p = _sub_pattern(words[0])
     return p.sub(next(r for r in ("thing", "stuff", "bulk", "—") if not p.search(r)), t), words[0]
 
-@constraint("string.contains", "content", {"string"}, params=dict(words=TextListParam(1, 3)),
+@constraint("string.contains", "content", {"string"}, slack=Slack(pins="word"), params=dict(words=TextListParam(1, 3)),
     voices=dict(paper="{alias} must include {words_joined}."),
     templates=("{alias} must contain the text {words_joined}.",
                "Make sure {alias} includes {words_joined}.",
@@ -67,7 +67,7 @@ def _witness_not_contains(spec, words):
 
 def _mutate_not_contains(t, words): return insert_mid(t, words[0]), words[0]
 
-@constraint("string.not_contains", "content", {"string"}, params=dict(words=TextListParam(1, 3)),
+@constraint("string.not_contains", "content", {"string"}, slack=Slack(pins="word"), params=dict(words=TextListParam(1, 3)),
     voices=dict(paper="{alias} must not include {words_or}."),
     templates=("{alias} must not contain {any_of} {words_or}.",
                "Do not use {words_or} anywhere in {alias}.",
@@ -204,7 +204,7 @@ def _mutate_keyword_frequency(t, specs):
     t2 = insert_mid(t, " ".join([s["keyword"]] * k)) if k > 0 else phrase_pattern(s["keyword"]).sub("thing", t, count=-k)
     return t2, f"'{s['keyword']}'"
 
-@constraint("string.keyword_frequency", "content", {"string"},
+@constraint("string.keyword_frequency", "content", {"string"}, slack=Slack(specs="specs", pins="word"),
     voices=dict(paper="{alias} must contain {specs_joined}."),
     params=dict(specs=FreqSpecParam(by_place=scoped(item=dict(nhi=2), value=dict(nhi=2), section=dict(nhi=3)))),
     templates=("{alias} must use {specs_joined}.",
@@ -230,7 +230,7 @@ def _mutate_letter_frequency(t, specs):
     s = specs[0]; c = s["letter"]; k = need_more(s["rel"], s["n"], count_letter(t, c))
     return (insert_mid(t, c * k) if k > 0 else re.sub(re.escape(c), "", t, count=-k, flags=re.I)), f"'{c}' "
 
-@constraint("string.letter_frequency", "content", {"string"},
+@constraint("string.letter_frequency", "content", {"string"}, slack=Slack(specs="specs", pins="whole"),
     voices=dict(paper="{alias} must contain the {letters} {specs_joined}, in any case."),
     params=dict(specs=FreqSpecParam(item="letter", lexical=False, options=tuple(string.ascii_lowercase), nlo=1, nhi=30,
                                     by_place=scoped(item=dict(nhi=6), value=dict(nhi=6), section=dict(nhi=15)))),

@@ -6,7 +6,7 @@
 from __future__ import annotations
 import re
 from dataclasses import dataclass
-from ..registry import Check, bad, constraint, counted, count_check, ParamError, IntParam, RelParam, TextParam, scoped
+from ..registry import Slack, Check, bad, constraint, counted, count_check, ParamError, IntParam, RelParam, TextParam, scoped
 from ..text import count_words, count_sentences, split_paragraphs_blank
 from ..specs import rel_interval, meet, need_more, insert_mid
 from ..text import count_words, count_sentences
@@ -21,7 +21,7 @@ def _mutate_string_length(t, min_chars, max_chars):
     t2 = insert_mid(t, "x" * (max_chars - len(t.strip()) + 1))   # not ~: a run of ~ can open a code fence
     return t2, f"{len(t2.strip())} characters"
 
-@constraint("string.string_length", "content", {"string"},
+@constraint("string.string_length", "content", {"string"}, slack=Slack(bounds=("min_chars", "max_chars"), pins="whole"),
     voices=dict(paper="{alias} must be {min_chars} to {max_chars} characters long."),
     params=dict(min_chars=IntParam(10, 1000, by_place=scoped(root=(100, 1000), section=(30, 300), item=(10, 60), value=(10, 60))),
                 max_chars=IntParam(40, 3000, by_place=scoped(root=(400, 3000), section=(200, 1000), item=(60, 200), value=(60, 200)))),
@@ -51,7 +51,7 @@ def _mutate_num_words(t, rel, n):
     for i in drop: t = t[:ms[i].start()] + t[ms[i].end():]
     return t, f"{count_words(t)} words"
 
-@constraint("string.num_words", "content", {"string"}, params=dict(rel=RelParam(), n=IntParam(3, 300, by_place=scoped(root=(40, 300), section=(15, 120), item=(3, 25), value=(3, 40)))),
+@constraint("string.num_words", "content", {"string"}, slack=Slack(rel="rel", n="n", pins="whole"), params=dict(rel=RelParam(), n=IntParam(3, 300, by_place=scoped(root=(40, 300), section=(15, 120), item=(3, 25), value=(3, 40)))),
     voices=dict(paper="{alias} must have {rel} {n} words."),
     templates=("{alias} must contain {rel} {n} words.", "Keep {alias} to {rel} {n} words.",
                "Write {rel} {n} words in {alias}."),
@@ -76,7 +76,7 @@ def _mutate_num_sentences(t, rel, n):
     t2 = insert_mid(t, " ".join(["Here is one more."] * k)) if k > 0 else re.sub(r"[.!?]\s+(\w)", lambda m: " " + m[1].lower(), t, count=-k)
     return t2, counted(count_sentences(t2), "sentence")
 
-@constraint("string.num_sentences", "content", {"string"}, params=dict(rel=RelParam(), n=IntParam(2, 20, by_place=scoped(root=(3, 20), section=(2, 8), item=(2, 3), value=(2, 4)))),
+@constraint("string.num_sentences", "content", {"string"}, slack=Slack(rel="rel", n="n", pins="whole"), params=dict(rel=RelParam(), n=IntParam(2, 20, by_place=scoped(root=(3, 20), section=(2, 8), item=(2, 3), value=(2, 4)))),
     voices=dict(paper="{alias} must have {rel} {n} sentences."),
     templates=("{alias} must contain {rel} {n} sentences.", "Write {alias} in {rel} {n} sentences.",
                "Use {rel} {n} sentences for {alias}."),
@@ -123,7 +123,7 @@ def _mutate_nth_paragraph_first_word(t, n, nth, first_word):
     ps[2 * (nth - 1)] = "Meanwhile " + ps[2 * (nth - 1)]
     return "".join(ps), "Meanwhile"
 
-@constraint("string.nth_paragraph_first_word", "content", {"string"}, long_form=True,
+@constraint("string.nth_paragraph_first_word", "content", {"string"}, slack=Slack(n="n"), long_form=True,
     voices=dict(paper="{alias} must have {n} paragraphs separated by blank lines, and paragraph {nth} must start with \"{first_word}\"."),
     params=dict(n=IntParam(2, 5, by_place=scoped(item=(2, 2), value=(2, 3), section=(2, 3))), nth=IntParam(1, 5), first_word=WordParam()),
     templates=('{alias} must have exactly {n} paragraphs, separated by blank lines; the {nth_ord} paragraph must begin with the word "{first_word}".',

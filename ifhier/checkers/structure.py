@@ -5,7 +5,7 @@
 # %% ../../nbs/checkers/10_structure.ipynb #e35eca69
 from __future__ import annotations
 import functools, json
-from ..registry import (counted, count_check, agree, constraint, Check, ok, bad, IntParam, ChoiceParam, RelParam, scoped,
+from ..registry import (Slack, counted, count_check, agree, constraint, Check, ok, bad, IntParam, ChoiceParam, RelParam, scoped,
                              TextListParam, IntListParam)
 from ..scopes import parse_scope, MarkdownDoc, LabeledDoc
 from ..code import LANGUAGES, canonical_language, find_comment
@@ -61,7 +61,7 @@ def _witness_has_keys(box, keys): box.names += [k for k in keys if k not in box.
 
 def _mutate_has_keys(r, keys): return rename_part(r, keys[0])
 
-@constraint("json.has_keys", "structure", {"json"}, params=dict(keys=TextListParam(1, 3, vocab="key")), opens=("keys", "key"),
+@constraint("json.has_keys", "structure", {"json"}, params=dict(keys=TextListParam(1, 5, vocab="key")), opens=("keys", "key"),
     voices=dict(paper="{alias} must have at least these keys: {keys_joined}."),
     templates=("{alias} must include the following top-level {keys_noun}: {keys_joined}.",
                "{alias} must contain the {keys_noun} {keys_joined}, spelled exactly like that.",
@@ -87,7 +87,7 @@ def _witness_key_count(box, rel, n): box.count = meet(box.count, rel_interval(re
 def _mutate_key_count(r, rel, n):
     recount_parts(r, need_more(rel, n, len(r.parts)), lambda i: (f"extra_{i}", "More.")); return f"{len(r.parts)} top-level key"
 
-@constraint("json.key_count", "structure", {"json"}, params=dict(rel=RelParam(), n=IntParam(1, 8)),
+@constraint("json.key_count", "structure", {"json"}, slack=Slack(rel="rel", n="n"), params=dict(rel=RelParam(), n=IntParam(1, 8)),
     voices=dict(paper="The number of keys in {alias} must be {rel} {n}."),
     templates=("{alias} must have {rel} {n_keys}.",
                "Use {rel} {n_keys} in {alias}."),
@@ -110,7 +110,7 @@ def _witness_length(box, rel, n): box.count = meet(box.count, rel_interval(rel, 
 def _mutate_length(r, rel, n):
     recount_parts(r, need_more(rel, n, len(r.parts)), lambda i: (None, f"Extra item {i}")); return f"{len(r.parts)} item"
 
-@constraint("array.length", "structure", {"array"},
+@constraint("array.length", "structure", {"array"}, slack=Slack(rel="rel", n="n"),
     voices=dict(paper="{alias} must hold {rel} {n_entries}."),
     params=dict(rel=RelParam(), n=IntParam(1, 8, by_place=scoped(item=(1, 5), value=(1, 6), section=(1, 6)))),
     templates=("{alias} must have {rel} {n_elements}.",
@@ -131,7 +131,7 @@ def _witness_elements_at(box, positions): box.positions = sorted(set(box.positio
 
 def _mutate_elements_at(r, positions): r.parts = r.parts[:max(positions)]; return f"no item {max(positions) + 1}"
 
-@constraint("array.elements_at", "structure", {"array"}, params=dict(positions=IntListParam(1, 2, 0, 4)),
+@constraint("array.elements_at", "structure", {"array"}, params=dict(positions=IntListParam(1, 3, 0, 7)),
     voices=dict(paper="{alias} has specific requirements at {positions_noun} {positions_joined}."),
     opens=("positions", "index"),
     templates=("{alias} must include {an_item} {positions_joined}.",
@@ -169,7 +169,7 @@ def _mutate_items_unique(r):
     r.parts[j] = (r.parts[j][0], copy.deepcopy(r.parts[0][1]))
     return "repeats item"
 
-@constraint("list.items_unique", "structure", {"array"},
+@constraint("list.items_unique", "structure", {"array"}, slack=Slack(pins="whole"),
     voices=dict(paper="Every item in {alias} must be distinct."),
     templates=("All items in {alias} must be unique.", "{alias} must not repeat any item."),
     examples=[("- a\n- b\n- a ", {}, False), ('["a", "b", 1, "1 "]', {}, False), ('["a", "A", {"x": 1}]', {}, True)],
@@ -195,7 +195,7 @@ def _mutate_heading_count(r, rel, n, level=None):
     recount_parts(r, k, lambda i: ((f"Extra {i}", level or r.level), "More."))
     return f"{sum(1 for h in parse_markdown(to_text(r)).headings if level is None or h.level == level)} heading"
 
-@constraint("markdown.heading_count", "structure", {"markdown"},
+@constraint("markdown.heading_count", "structure", {"markdown"}, slack=Slack(rel="rel", n="n"),
     voices=dict(paper="The number of headings{level_suffix} in {alias} must be {rel} {n}."),
     params=dict(rel=RelParam(), n=IntParam(1, 6, by_place=scoped(item=(1, 3), value=(1, 4), section=(1, 4))),
                 level=IntParam(1, 3, optional=True, by_place=scoped(section=(1, 0), item=(1, 0), value=(1, 0)))),
@@ -221,7 +221,7 @@ def _witness_has_heading(box, headings): box.names += [h for h in headings if h 
 
 def _mutate_has_heading(r, headings): return rename_part(r, headings[0])
 
-@constraint("markdown.has_heading", "structure", {"markdown"}, params=dict(headings=TextListParam(1, 3, vocab="heading")),
+@constraint("markdown.has_heading", "structure", {"markdown"}, params=dict(headings=TextListParam(1, 5, vocab="heading")),
     voices=dict(paper="{alias} must use the {headings_noun} {headings_joined}."),
     opens=("headings", "heading"),
     templates=("{alias} must include the following {headings_noun}: {headings_joined}.",
@@ -279,7 +279,7 @@ def _witness_has_labels(box, labels): box.names += [l for l in labels if l not i
 
 def _mutate_has_labels(r, labels): return rename_part(r, labels[0])
 
-@constraint("labeled.has_labels", "structure", {"labeled"}, params=dict(labels=TextListParam(1, 4, vocab="label")),
+@constraint("labeled.has_labels", "structure", {"labeled"}, params=dict(labels=TextListParam(1, 5, vocab="label")),
     voices=dict(paper="{alias} must have sections labeled {labels_joined}."),
     opens=("labels", "label"),
     templates=("{alias} must include a section labeled {labeled_joined}.",
@@ -307,7 +307,7 @@ def _mutate_section_count(r, rel, n):
     recount_parts(r, need_more(rel, n, got), lambda i: (f"Extra {i}", "More."))
     return f"{len(parse_labeled(to_text(r)).sections)} labeled section"
 
-@constraint("labeled.section_count", "structure", {"labeled"},
+@constraint("labeled.section_count", "structure", {"labeled"}, slack=Slack(rel="rel", n="n"),
     voices=dict(paper="The number of labeled sections in {alias} must be {rel} {n}."),
     params=dict(rel=RelParam(), n=IntParam(1, 6, by_place=scoped(item=(1, 3), value=(1, 4), section=(1, 4)))),
     templates=("{alias} must contain {rel} {n_labeled}.",

@@ -6,10 +6,12 @@
 from __future__ import annotations
 import json
 from pathlib import Path
-from ..io import InputError, data_path, read_jsonl
+from ..io import InputError, DATA_DIR, data_path, read_jsonl
 from ..tree import ConstraintNode, iter_nodes
 from ..bench.build import load_bench, BUILDER_VERSION
 from ..bench.witness import witness_response
+from ..bench.difficulty import difficulty_of, difficulty_summary_md
+from ..bench.tiers import TIERS
 
 # %% auto #0
 __all__ = ['hf_rows', 'dataset_card', 'export_hf', 'cli_export_hf']
@@ -18,6 +20,10 @@ __all__ = ['hf_rows', 'dataset_card', 'export_hf', 'cli_export_hf']
 def _cids(tree)->list:
     return [cid for v in iter_nodes(ConstraintNode.from_json(tree, validate=False)) for cid, _ in v.node.constraints]
 
+def _difficulty(r:dict)->dict:
+    "The record's difficulty measures, with its target count `k` when it has one (scale tier)."
+    return {**difficulty_of(r), **({"k": r["k"]} if r.get("k") is not None else {})}
+
 def hf_rows(bench:list)->list:
     "The dataset rows of benchmark records `bench` (tree as JSON text, the witness, constraint ids)."
     out = []
@@ -25,7 +31,8 @@ def hf_rows(bench:list)->list:
         c = _cids(r["tree"])
         out.append(dict(id=r["id"], depth=int(r["depth"]), task_id=r.get("task_id"), genre=r.get("genre"), prompt=r["prompt"],
                         tree=json.dumps(r["tree"], ensure_ascii=False), constraint_ids=c, n_constraints=len(c),
-                        witness=r.get("witness") or witness_response(r["tree"]), builder_version=r.get("builder_version") or BUILDER_VERSION))
+                        witness=r.get("witness") or witness_response(r["tree"]), builder_version=r.get("builder_version") or BUILDER_VERSION,
+                        tier=r.get("tier") or "core", difficulty=json.dumps(_difficulty(r), ensure_ascii=False)))
     return out
 
 def _train_rows(path)->tuple:
@@ -41,7 +48,8 @@ def _train_rows(path)->tuple:
 
 # %% ../../nbs/integrations/93_hf.ipynb #15813a20
 _FEATURES = [("id", "string"), ("depth", "int64"), ("task_id", "string"), ("genre", "string"), ("prompt", "string"), ("tree", "string"),
-             ("constraint_ids", "list"), ("n_constraints", "int64"), ("witness", "string"), ("builder_version", "string")]
+             ("constraint_ids", "list"), ("n_constraints", "int64"), ("witness", "string"), ("builder_version", "string"),
+             ("tier", "string"), ("difficulty", "string")]
 
 def _write_parquet(rows:list, path:Path)->int:
     "Write `rows` as Parquet at `path`; the table's size in bytes (the card's `num_bytes`)."
@@ -57,10 +65,22 @@ def _feature_yaml()->list:
         L += [f"  - name: {name}", "    sequence: string" if t == "list" else f"    dtype: {t}"]
     return L
 
+def _tiers_md(splits:dict, tiers:dict, difficulty:dict)->list:
+    "The card's tiers and difficulty section: each tier's configuration and rows, then its difficulty distribution."
+    L = []
+    if tiers: L += ["## Tiers", "", "| configuration | tier | rows |", "|---|---|---|", f"| default | core | {splits.get('test', 0)} |"] + [
+        f"| {t} | {t} | {n} |" for t, n in tiers.items()] + ["", "`hard`: wider trees, more constraints per scope and tighter numbers; "
+        "`scale`: the density sweep (depths 1-3, a target constraint count K per cell). Load one with "
+        "`datasets.load_dataset(DIR, \"hard\", split=\"test\")`.", ""]
+    for t, md in difficulty.items(): L += [f"## Difficulty: {t}", "", md.strip(), ""]
+    return L
+
 def dataset_card(splits:dict,   # split name -> number of rows
                  depths:list,   # depths present in the test split
                  summary:str="",# Markdown describing the build
                  nbytes:dict|None=None, # split name -> its size in bytes (Arrow); the card states it as `num_bytes`
+                 tiers:dict|None=None,  # tier config name -> its number of rows (the `hard`, `scale` files shipped)
+                 difficulty:dict|None=None, # tier name ("core", ...) -> its `difficulty_summary_md`
                 )->str:
     "The README.md (YAML metadata + card) of the exported dataset."
     from ifhier import __version__
@@ -72,6 +92,7 @@ def dataset_card(splits:dict,   # split name -> number of rows
     if "train" in splits: L += ["- config_name: trainer", "  data_files:", "  - split: train\n    path: data/trainer/train-*.parquet"]
     if "test" in splits:
         for d in depths: L += [f"- config_name: depth_{d}", "  data_files:", f"  - split: test\n    path: data/depth_{d}/test-*.parquet"]
+    for t in tiers or {}: L += [f"- config_name: {t}", "  data_files:", f"  - split: test\n    path: data/{t}/test-*.parquet"]
     L += ["dataset_info:", "  config_name: default"] + _feature_yaml() + ["  splits:"] + [f"  - name: {s}\n    num_bytes: {(nbytes or {}).get(s, 0)}\n    num_examples: {n}" for s, n in splits.items()]
     L += ["---", "", "# IFHierBench", "",
           "Prompts whose output constraints form a **tree over the structure of the answer**: a constraint applies to "
@@ -84,6 +105,9 @@ def dataset_card(splits:dict,   # split name -> number of rows
           "- `constraint_ids`, `n_constraints`: the constraint types used, depth-first;",
           "- `witness`: an answer that passes every constraint, written by a constructive responder. Every prompt has "
           "one: it proves the prompt satisfiable and serves as gold data (it is not a model's answer);",
+          "- `tier` (`core`, `hard`, `scale`) and `difficulty`: the prompt's difficulty measures as JSON text (constraints, "
+          "scopes, width, leaves, exact and narrow numeric constraints...; defined in `ifhier.bench.difficulty`; the scale "
+          "tier adds `k`, its target constraint count);",
           "", "Configurations `depth_0` … `depth_3` hold one depth each (or filter on `depth`); with a training set, the "
           "`trainer` configuration holds its `train` split with the trainer columns too (`messages`, `ground_truth`, "
           "`reward_model`, `extra_info`: the open-instruct / verl layout).", "",
@@ -98,6 +122,7 @@ def dataset_card(splits:dict,   # split name -> number of rows
           "a witness for every prompt; a prompt without a witness is not emitted. The build is a pure function of the "
           "seed tasks and the seed.", ""]
     if summary: L += [summary.strip(), ""]
+    L += _tiers_md(splits, tiers or {}, difficulty or {})
     L += ["## License", "", "Apache-2.0 (the prompts, seed tasks and templates were written for the ifhier project).", "",
           "## Citation", "", "```bibtex", "@article{mao2026ifhierbench,",
           "  title   = {IFHierBench: Hierarchical Instruction Following for Large Language Models},",
@@ -105,10 +130,21 @@ def dataset_card(splits:dict,   # split name -> number of rows
     return "\n".join(L)
 
 # %% ../../nbs/integrations/93_hf.ipynb #06c1965c
+def _write_tiers(out:Path, tiers:dict, files:list)->tuple:
+    "Write each tier's benchmark as its own configuration under data/NAME/; ({name: rows}, {name: difficulty summary})."
+    rows_, diff = {}, {}
+    for t, p in tiers.items():
+        if t in ("default", "trainer") or t.startswith("depth_"): raise InputError(f"tier name {t!r} is taken by another configuration")
+        tb = load_bench(p); rows = hf_rows(tb)
+        f = f"data/{t}/test-00000-of-00001.parquet"; _write_parquet(rows, out / f); files.append(f)
+        rows_[t], diff[t] = len(rows), difficulty_summary_md(tb)
+    return rows_, diff
+
 def export_hf(out_dir:str|Path,               # the dataset folder to write
               bench_path:str|Path|None=None,  # benchmark JSONL (default: the shipped IFHierBench); the `test` split
               train_set:str|Path|None=None,   # an `ifhier train-set` output (.jsonl / .parquet): the `train` split
-             )->dict:                         # {"dir", "splits": {name: rows}, "files"}
+              tiers:dict|None=None,           # tier name -> benchmark JSONL (default, with the shipped core: the tier files `ifhier.bench.tiers` declares, if built)
+             )->dict:                         # {"dir", "splits": {name: rows}, "tiers": {name: rows}, "files"}
     "Write the benchmark (and a training set) as a Hugging Face dataset folder: Parquet under data/ and README.md."
     out = Path(out_dir)
     bench = load_bench(bench_path or data_path("ifhierbench.jsonl"))
@@ -126,16 +162,21 @@ def export_hf(out_dir:str|Path,               # the dataset folder to write
             size = _write_parquet(rows, out / f); files.append(f)
             nbytes.setdefault("train", size)
         splits["train"] = len(tr)
+    if tiers is None and not bench_path:   # the shipped tier files beside the core, as `ifhier.bench.tiers` declares them
+        tiers = {t.name: DATA_DIR / t.out for t in TIERS.values() if t.name != "core" and (DATA_DIR / t.out).exists()}
+    tier_rows, diff = _write_tiers(out, tiers or {}, files)
+    diff = {bench[0].get("tier") or "core" if bench else "core": difficulty_summary_md(bench), **diff}
     summary = ""
     if not bench_path:
         s = data_path("ifhierbench_summary.md")
         if Path(s).exists(): summary = Path(s).read_text(encoding="utf-8")
-    (out / "README.md").write_text(dataset_card(splits, depths, summary, nbytes), encoding="utf-8"); files.append("README.md")
-    return dict(dir=str(out), splits=splits, files=files)
+    (out / "README.md").write_text(dataset_card(splits, depths, summary, nbytes, tier_rows, diff), encoding="utf-8"); files.append("README.md")
+    return dict(dir=str(out), splits=splits, tiers=tier_rows, files=files)
 
 def cli_export_hf(args)->int:
     "`ifhier export hf DIR`: write the dataset folder."
     r = export_hf(args.dir, args.bench, args.train_set)
     print(f"wrote a Hugging Face dataset to {r['dir']}: " + ", ".join(f"{s} {n} rows" for s, n in r["splits"].items())
+          + "".join(f", {t} {n} rows" for t, n in r["tiers"].items())
           + f" ({len(r['files'])} files); load with datasets.load_dataset({str(r['dir'])!r}, split='test')")
     return 0

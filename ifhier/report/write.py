@@ -20,7 +20,8 @@ from .signature import (flat_scores, paired_scores, overcredit, leaf_accuracy, f
                                      run_costs, classify_pattern, PATTERN_RULE, _ratio)
 from .compare import accuracy_by_size, accuracy_by_position, size_position_markdown, compare_section
 from .human_agreement import agreement_markdown
-from ..figures import plot_accuracy_ci, plot_type_heatmap, plot_overcredit, save_figure
+from ..figures import plot_accuracy_ci, plot_type_heatmap, plot_overcredit, plot_decay, save_figure
+from .difficulty import accuracy_by_difficulty, difficulty_markdown, is_density_bench, density_section, decay_curve
 
 # %% auto #0
 __all__ = ['GROUPS', 'group_tables', 'paper_signature', 'group_markdown', 'published_markdown', 'states_markdown', 'build_report',
@@ -183,7 +184,8 @@ def build_report(run_dirs:list,         # run directories
                                            "(the witness or a labelled synthetic responder). They exercise the pipeline; they are not model results."]
     res, csv = dict(runs=runs), {k: [] for k in ("accuracy_by_depth", "type_pass_rates", "hardest_types", "overcredit",
                                                   "failure_signature", "leaf_accuracy", "reasoning_order", "reasoning_summary",
-                                                  "accuracy_by_size", "accuracy_by_position")}
+                                                  "accuracy_by_size", "accuracy_by_position", "accuracy_by_difficulty",
+                                                  "density", "density_fit")}
     for slug, title, synth in GROUPS:
         g = [r for r in runs if r.synthetic == synth]
         if not g: continue
@@ -191,17 +193,24 @@ def build_report(run_dirs:list,         # run directories
         sec = group_markdown(t, title, slug, paper and not synth)
         t["size"], t["position"] = accuracy_by_size(t["scores"], bench, n_boot, seed), accuracy_by_position(t["scores"], bench, n_boot, seed)
         sec += size_position_markdown(t["size"], t["position"])
+        t["difficulty"] = accuracy_by_difficulty(t["scores"], bench, n_boot, seed)
+        sec += difficulty_markdown(t["difficulty"])
+        if is_density_bench(bench):
+            t["density"], t["density_fit"], dl = density_section(t["scores"], bench, figure=f"figures/{slug}_density.png" if figures else "")
+            sec += ["#" + l if l.startswith("## ") else l for l in dl]
         L += [""] + ([l.replace("| Model |", "| Offline answerer (not a model) |", 1) for l in sec] if synth else sec)
         for k, f in (("accuracy_by_depth", t["acc_profiles"]), ("type_pass_rates", t["rates"]), ("overcredit", t["overcredit"]),
                      ("failure_signature", t["signature"]), ("reasoning_order", t["order"]), ("reasoning_summary", t["reasoning"]),
                      ("hardest_types", pd.concat([t["pooled"], t["rates"]])[lambda x: x.constraint.isin(t["hard"])]),
-                     ("leaf_accuracy", pd.concat([t["leaf"], t["leaf_reach"]])), ("accuracy_by_size", t["size"]), ("accuracy_by_position", t["position"])):
+                     ("leaf_accuracy", pd.concat([t["leaf"], t["leaf_reach"]])), ("accuracy_by_size", t["size"]), ("accuracy_by_position", t["position"]),
+                     ("accuracy_by_difficulty", t["difficulty"]), *((k, t[k]) for k in ("density", "density_fit") if k in t)):
             csv[k].append(f.assign(group=slug))
         if figures:
             for name, fig in (("accuracy_ci", plot_accuracy_ci(t["acc"], f"{title}: strict accuracy by depth (95% CI)")),
                               ("type_heatmap", plot_type_heatmap(t["rates"], f"{title}: pass rate per type (%)")),
                               ("overcredit", plot_overcredit(t["overcredit"], f"{title}: flat − hierarchical (95% paired CI)"))):
                 save_figure(fig, out / "figures" / f"{slug}_{name}")
+            if "density" in t: save_figure(plot_decay(t["density"], decay_curve(t["density_fit"], t["density"].k)), out / "figures" / f"{slug}_density")
     if paper and all(r.synthetic for r in runs): L += [""] + published_markdown()
     if compare:
         res["compare"], res["disagreements"], cl = compare_section(runs, bench, n_boot, seed)
@@ -216,6 +225,7 @@ def build_report(run_dirs:list,         # run directories
           "`unknown` when no row had a price.", "", "## Files", "",
           "`accuracy_by_depth.csv`, `type_pass_rates.csv`, `hardest_types.csv`, `overcredit.csv`, `failure_signature.csv`, "
           "`leaf_accuracy.csv`, `reasoning_order.csv`, `reasoning_summary.csv`, `accuracy_by_size.csv`, `accuracy_by_position.csv`, "
+          "`accuracy_by_difficulty.csv`, " + ("`density.csv`, `density_fit.csv`, " if is_density_bench(bench) else "") +
           "`run_costs.csv`" + ("; `compare.csv`, `disagreements.csv`" if compare else "") + "; figures in `figures/` (PNG and SVG)."]
     write_text("\n".join(L) + "\n", out / "report.md")
     return res

@@ -1,0 +1,169 @@
+"""Build tiers (issue 23): the hard tier's shape and reader's rules on the shipped file, the density sweep's exact K,
+the witness on every hard and scale prompt, byte-identical small rebuilds, and the core left as it was.
+
+The reader's rules are checked here from the vocabulary file and the trees alone, not through the sampler's code."""
+import json
+from collections import Counter
+from pathlib import Path
+import pytest
+import yaml
+from ifhier.bench.build import build_benchmark, write_jsonl, witness_response
+from ifhier.bench.sampler import load_tasks
+from ifhier.bench.tiers import TIERS
+from ifhier.benchfile import load_bench
+from ifhier.report.score import score_responses
+from ifhier.tree import ConstraintNode, iter_nodes
+from ifhier.registry import get_type
+from ifhier.bench.sampler import opener
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "ifhier" / "data"
+TASKS = load_tasks(DATA / "seed_tasks.jsonl")
+VOCAB = yaml.safe_load((DATA / "structure_vocab.yaml").read_text())
+
+@pytest.fixture(scope="module")
+def hard(): return load_bench(DATA / "ifhierbench_hard.jsonl")
+
+@pytest.fixture(scope="module")
+def scale(): return load_bench(DATA / "ifhierbench_scale.jsonl")
+
+def _visits(r): return list(iter_nodes(ConstraintNode.from_json(r["tree"])))
+def _n(r): return sum(len(v.node.constraints) for v in _visits(r))
+def _name(node): return next(iter(node.via.values())) if node.via else None
+
+def test_hard_shape(hard):
+    assert Counter(r["depth"] for r in hard) == {0: 150, 1: 150, 2: 150, 3: 150}
+    assert {r["tier"] for r in hard} == {"hard"} and all(isinstance(r["difficulty"], dict) for r in hard)
+    assert all(12 <= _n(r) <= 30 for r in hard if r["depth"] == 3)
+    assert sum(_n(r) for r in hard if r["depth"] == 3) / 150 >= 15
+    fan = Counter()
+    for r in hard:
+        for v in _visits(r):
+            if v.node.children: fan[(v.node.kind, len(v.node.children))] += 1
+    # a container opens 3-5 parts, as far as its opener type's domain in the registry admits (keys and headings 1-3,
+    # labels 1-4, list positions 1-2 at the time of writing); positions are drawn deep (test_hard_positions_are_deep)
+    for (kind, k) in fan:
+        cid = opener(kind)
+        cap = get_type(cid).params[get_type(cid).opens[0]].hi
+        assert min(3, cap) <= k <= min(5, cap), (kind, k, cap)
+
+def test_hard_positions_are_deep(hard):
+    pos = [i for r in hard for v in _visits(r) for cid, p in v.node.constraints if cid == "array.elements_at" for i in p["positions"]]
+    assert pos and min(pos) >= 2
+
+def _names_ok(genre:str, parent, name, role:str)->bool:
+    "Is `name` a child name a part called `parent` may give (None: the root), read straight from the vocabulary file?"
+    e, common = VOCAB["genres"][genre], VOCAB.get("common") or {}
+    doc = {str(d).replace("_", " ").casefold() for d in common.get("document") or []}
+    parts = (e.get("parts") or {}).get(parent) if parent is not None else None
+    if parts is not None: return name in parts
+    plural = {"key": "keys", "heading": "headings", "label": "labels"}[role]
+    known = list(e.get(plural) or []) + list(common.get(plural) or []) + (list(e.get("fields") or {}) if role == "key" else [])
+    return name in known and (parent is None or (name.replace("_", " ").casefold() not in doc and name != parent))
+
+BARRED_IN_PARTS = {"string.end_checker", "string.title", "string.postscript", "string.quotation", "string.section_checker",
+                   "string.letter_frequency"}
+
+@pytest.mark.parametrize("name", ["hard", "scale"])
+def test_reader_rules(name, request):
+    tasks = {t["task_id"]: t for t in TASKS}
+    bad = []
+    for r in request.getfixturevalue(name):
+        g, facts = r["genre"], bool(tasks[r["task_id"]].get("context"))
+        brief = {b.replace("_", " ").casefold() for b in VOCAB["common"].get("brief") or []}
+        short = set(VOCAB["genres"][g].get("short") or []) | set(VOCAB["genres"][g].get("fields") or {})
+        for v in _visits(r):
+            if v.node.kind == "array" and any(c.kind != "string" for c in v.node.children): bad.append((r["id"], v.path, "a list holds a non-text item"))
+            for c in v.node.children:
+                role = next(iter(c.via))
+                if role != "index" and not _names_ok(g, _name(v.node) if v.depth else None, _name(c), role):
+                    bad.append((r["id"], v.path, f"child name {_name(c)!r}"))
+            if v.depth == 0: continue
+            cids = {cid for cid, _ in v.node.constraints}
+            name = _name(v.node)
+            if isinstance(name, str) and name.replace("_", " ").casefold() in brief: short.add(name)
+            if cids & BARRED_IN_PARTS: bad.append((r["id"], v.path, sorted(cids & BARRED_IN_PARTS)))
+            if "string.placeholder" in cids and (facts or name in short or "index" in v.node.via): bad.append((r["id"], v.path, "placeholder"))
+            words = min([p["n"] - (p["rel"] == "less than") for cid, p in v.node.constraints if cid == "string.num_words" and p["rel"] != "at least"
+                         and p["rel"] != "more than"] + [p["max_chars"] // 6 for cid, p in v.node.constraints if cid == "string.string_length"], default=None)
+            parts = max([p["n"] for cid, p in v.node.constraints if cid in ("string.num_sentences", "string.bullet_list") and p.get("rel", "exactly") in ("exactly", "at least")], default=1)
+            if words is not None and words < 6 * parts: bad.append((r["id"], v.path, f"{parts} sentences or bullets in {words} words"))
+            lo_n = lambda rel, n: n + 1 if rel == "more than" else n if rel in ("exactly", "at least") else 0
+            pinned = sum(lo_n(sp["rel"], sp["n"]) * len(sp["keyword"].split()) for cid, p in v.node.constraints if cid == "string.keyword_frequency" for sp in p["specs"])
+            pinned += sum(len(w.split()) for cid, p in v.node.constraints if cid == "string.contains" for w in p["words"])
+            bullets = max([p["n"] for cid, p in v.node.constraints if cid == "string.bullet_list"], default=0)
+            s_hi = min([p["n"] - (p["rel"] == "less than") for cid, p in v.node.constraints if cid == "string.num_sentences" and p["rel"] in ("exactly", "at most", "less than")], default=99)
+            if bullets > s_hi: bad.append((r["id"], v.path, f"{bullets} bullets in {s_hi} sentences"))
+            if words is not None and words < 2 * pinned: bad.append((r["id"], v.path, f"{pinned} required words in {words} words"))
+            if name in short and "string.highlight_section" in cids: bad.append((r["id"], v.path, "highlights in a short part"))
+            if name in short:
+                lower = [cid for cid, p in v.node.constraints if cid == "string.string_length" or p.get("rel") in ("exactly", "at least", "more than")
+                         and cid in ("string.num_words", "string.num_sentences")]
+                if lower: bad.append((r["id"], v.path, f"lower length bound on a short part: {lower}"))
+    assert bad == []
+
+def test_hard_interactions(hard):
+    "Sibling text parts are tied together: a word one needs the next may not use; the same exact count asked twice."
+    barred = same = 0
+    for r in hard:
+        for v in _visits(r):
+            for a, b in zip(v.node.children, v.node.children[1:]):
+                need = {w for c, p in a.constraints if c == "string.contains" for w in p["words"]}
+                barred += bool(need & {w for c, p in b.constraints if c == "string.not_contains" for w in p["words"]})
+                same += bool({json.dumps([c, p]) for c, p in a.constraints if c in ("string.num_sentences", "string.num_words")}
+                             & {json.dumps([c, p]) for c, p in b.constraints})
+    assert barred >= 30 and same >= 30, (barred, same)
+
+def test_hard_mutants_are_killed(hard):
+    "Every mutant of the first 20 prompts per depth fails the checker, and the checker names what broke."
+    from ifhier.bench.mutate import mutation_table
+    mt = mutation_table([r for d in range(4) for r in [r for r in hard if r["depth"] == d][:20]])
+    assert len(mt) >= 500
+    assert mt[~mt.killed | ~mt.named][["prompt_id", "node_path", "constraint", "reason"]].values.tolist() == []
+
+def test_scale_cells(scale):
+    cells = Counter((r["depth"], r["k"]) for r in scale)
+    assert cells == {(d, k): 25 for d in (1, 2, 3) for k in (4, 8, 12, 16, 24, 32)}
+    assert all(_n(r) == r["k"] and r["tier"] == "scale" for r in scale)
+
+@pytest.mark.parametrize("name", ["hard", "scale"])
+def test_witness_passes_every_prompt(name, request):
+    recs = request.getfixturevalue(name)
+    resp = [dict(prompt_id=r["id"], sample=0, model="witness", response=witness_response(r["tree"])) for r in recs]
+    df = score_responses(recs, resp)
+    assert len(df) == sum(map(_n, recs))
+    assert df[df.verdict != "pass"][["prompt_id", "node_path", "constraint", "reason"]].values.tolist() == []
+
+def _strip(r): return {k: v for k, v in r.items() if k != "id"}
+
+def test_small_hard_build_is_byte_identical_and_a_prefix_of_the_shipped_file(tmp_path, hard):
+    a, _ = build_benchmark(TASKS, seed=0, per_depth=2, tier="hard")
+    b, _ = build_benchmark(TASKS, seed=0, per_depth=2, tier=TIERS["hard"])
+    write_jsonl(a, tmp_path / "a.jsonl"); write_jsonl(b, tmp_path / "b.jsonl")
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    for d in range(4):   # prompt i of depth d does not depend on how many prompts a depth gets
+        assert [_strip(r) for r in a if r["depth"] == d] == [_strip(r) for r in hard if r["depth"] == d][:2]
+
+def test_small_scale_build_matches_the_shipped_file(scale):
+    a, _ = build_benchmark(TASKS, seed=0, per_depth=1, depths=(1,), tier="scale")
+    shipped = {(r["depth"], r["k"]): r for r in reversed(scale)}     # the first prompt of each cell
+    assert [_strip(r) for r in a] == [_strip(shipped[(1, k)]) for k in TIERS["scale"].ks]
+
+def test_core_unchanged():
+    core = load_bench(DATA / "ifhierbench.jsonl")
+    a, _ = build_benchmark(TASKS, seed=0, per_depth=2, tier="core")
+    assert all("tier" not in r and "difficulty" not in r and r["builder_version"] == "ifhier-build/1.3" for r in a)
+    for d in range(4):
+        assert [_strip(r) for r in a if r["depth"] == d] == [_strip(r) for r in core if r["depth"] == d][:2]
+
+def test_cli_tier(tmp_path):
+    from ifhier.cli import main
+    import contextlib, io
+    out = tmp_path / "h.jsonl"
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf): assert main(["build", "--tier", "hard", "--per-depth", "1", "--out", str(out)]) == 0
+    recs = load_bench(out)
+    assert [r["tier"] for r in recs] == ["hard"] * 4 and "Difficulty per depth" in buf.getvalue()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit): main(["build", "--tier", "nope", "--out", str(out)])
+    assert "invalid choice: 'nope'" in err.getvalue()
