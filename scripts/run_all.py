@@ -13,7 +13,10 @@
 7. `ifhier ifeval score --out-dir`: the IFEval profile on a shipped fixture, strict and loose in one pass;
 8. WISE: matched prompts, synthetic demo panel, grading, the full statistical audit;
 9. `ifhier wise demo --constraint`: the wording audit of one IFHierBench constraint type;
-10. `ifhier wise paper`: the WISE paper's Table 11 re-derived and its rank-reversal figures.
+10. `ifhier wise paper`: the WISE paper's Table 11 re-derived and its rank-reversal figures;
+11. `ifhier build --tier hard|scale`: the two Build 2.0 tiers, each checked byte-identical to its shipped file,
+    answered by the witness and the root-only answerer and reported (accuracy by difficulty; on the scale tier the
+    density sweep, accuracy against the constraint count K with the fitted decay a*b^(K-1) per depth).
 Everything is written under --out (default out/); figures go to figures/."""
 import argparse, filecmp, importlib.util, os, shutil, sys, time
 from pathlib import Path
@@ -106,6 +109,21 @@ def main(out: Path, reps: int):
     t = step("10. WISE paper: Table 11 re-derived, rank-reversal figures")
     cli("wise", "paper", "--out", figs)
     (figs / "table11_check.csv").replace(out / "table11_check.csv")
+    done(t)
+    t = step("11. the hard and scale tiers: build, check against the shipped files, answer, report")
+    for tier in ("hard", "scale"):
+        tb = out / f"ifhierbench_{tier}.jsonl"
+        cli("build", "--tier", tier, "--seed", 0, "--out", tb)
+        if not filecmp.cmp(tb, root / f"ifhier/data/ifhierbench_{tier}.jsonl", shallow=False):
+            sys.exit(f"the seed-0 {tier} build differs from the shipped ifhier/data/ifhierbench_{tier}.jsonl")
+        truns = [out / "tiers" / tier / m for m in ("witness", "root-only")]
+        shutil.rmtree(out / "tiers" / tier, ignore_errors=True)
+        for m, d in zip(("witness", "root-only"), truns): cli("run", "--model", m, "--bench", tb, "--out", d)
+        cli("report", *truns, "--bench", tb, "--out", out / "tiers" / tier / "report", "--seed", 0)
+        md = (out / "tiers" / tier / "report" / "report.md").read_text(encoding="utf-8")
+        head = "## Density sweep" if tier == "scale" and "## Density sweep" in md else None
+        print(f"{tier}: identical to the shipped file; report {out / 'tiers' / tier / 'report' / 'report.md'}")
+        if head: print(head + md.split(head)[1].split("\n\n## ")[0][:1500])
     done(t)
     print(f"\nall outputs under {out}/, figures under {figs}/")
 

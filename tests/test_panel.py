@@ -52,3 +52,16 @@ def test_draw_from_another_bench_in_one_voice(tmp_path):
     assert set(pd.read_csv(tmp_path / "o" / "verdicts.csv").voice) == {"ifhier"}
     bad = _panel("draw", "--out", tmp_path / "q", "--bench", bench, "--per-depth", 99, "--depths", "3", cwd=tmp_path)
     assert bad.returncode != 0 and "cannot draw 99" in bad.stderr and "Traceback" not in bad.stderr
+
+def test_shipped_hard_panel_is_the_shipped_hard_tier_and_scores(tmp_path):
+    "The hard-tier panel's trees and prompts are those of the shipped hard file; every constraint carries a sealed label."
+    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    drawn = pd.read_json(PANEL.parent / "panel_hard" / "bench.jsonl", lines=True).to_dict("records")
+    assert len(drawn) == 32 and all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn)
+    r = _panel("score", "--panel", PANEL.parent / "panel_hard", "--out", tmp_path, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    df = pd.read_csv(tmp_path / "verdicts.csv")
+    assert df.reader.notna().all() and set(df.voice) == {"ifhier"} and set(df.depth) == {0, 1, 2, 3}
+    p = pd.read_csv(tmp_path / "prompts.csv")
+    assert p.groupby("depth").size().to_dict() == {0: 8, 1: 8, 2: 8, 3: 8}
+    assert "Wilson 95% CI" in r.stdout and "paired wording effect" not in r.stdout
