@@ -284,16 +284,12 @@ def build_parser()->argparse.ArgumentParser:
     return p
 
 # %% ../nbs/90_cli.ipynb #c7d0deb7
-def _same_file(a, b)->bool:
-    try: return Path(a).resolve() == Path(b).resolve()
-    except OSError: return False
-
 def _overwrites_input(args)->str|None:
-    "The first output option of `args` that names one of its input files, as a message."
-    for w in args.writes:
-        for r in args.reads:
-            out, inp = getattr(args, w, None), getattr(args, r, None)
-            if out and inp and _same_file(out, inp): return f"--{w.replace('_', '-')} {out} is also --{r.replace('_', '-')}: refusing to write over an input"
+    "Whether an output option of `args` names one of its inputs (or lies inside an input folder), as a message: `ifhier.io.refuse_overlap`, the one rule."
+    from ifhier.io import InputError, refuse_overlap
+    opt = lambda n: f"--{n.replace('_', '-')}"
+    try: refuse_overlap({opt(r): getattr(args, r, None) for r in args.reads}, {opt(w): getattr(args, w, None) for w in args.writes})
+    except InputError as e: return str(e)
     return None
 
 def _handler(spec:str):
