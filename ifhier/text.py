@@ -20,7 +20,7 @@ _WORD = re.compile(r"\w+")
 def count_words(text:str,  # any text
                )->int:     # number of `\w+` runs (stdlib `re`)
     "Number of words in `text`: maximal runs of `\\w` characters (IFEval §4.1)."
-    return sum(1 for _ in _WORD.finditer(text))
+    return len(_WORD.findall(text))   # the same count as one generator step per word, without the steps
 
 # %% ../nbs/00_text.ipynb #78596abb
 class _DeferredPackage(ModuleType):

@@ -32,26 +32,27 @@ class ConstraintNode:
                 "children": [c.to_json() for c in self.children]}
 
     @classmethod
-    def from_json(cls, data:dict|str, validate:bool=True)->ConstraintNode:
-        "Build a tree from `data` (a dict or JSON text); validates it unless `validate=False`."
+    def from_json(cls, data:dict|str, validate:bool=True, fresh:bool=False)->ConstraintNode:
+        "Build a tree from `data` (a dict or JSON text); validates it unless `validate=False`. `fresh`: `data` was just parsed and nobody else holds it, so its vias and params are kept, not copied (JSON text always is)."
+        fresh = fresh or isinstance(data, str)
         try: d = json.loads(data) if isinstance(data, str) else data
         except json.JSONDecodeError as e: raise InputError(f"tree: not JSON ({e.msg}): {data[:40]!r}") from None
         except RecursionError: raise InputError(f"tree: nested deeper than {MAX_TREE_DEPTH} levels") from None
         check_nesting(d)
-        node = cls._build(d, "$")
+        node = cls._build(d, "$", (lambda x: x) if fresh else copy.deepcopy)
         if validate: validate_tree(node)
         return node
 
     @classmethod
-    def _build(cls, d, path:str)->ConstraintNode:
+    def _build(cls, d, path:str, own=copy.deepcopy)->ConstraintNode:
         if not isinstance(d, dict) or "kind" not in d: raise InputError(f"node {path}: expected an object with a 'kind'")
         cons = d.get("constraints") or []
         if not isinstance(cons, list) or not all(isinstance(c, dict) and "id" in c for c in cons):
             raise InputError(f"node {path}: 'constraints' must be a list of {{'id': ..., 'params': {{...}}}}")
         kids = d.get("children") or []
         if not isinstance(kids, list): raise InputError(f"node {path}: 'children' must be a list")
-        node = cls(d["kind"], copy.deepcopy(d.get("via")), [(c["id"], copy.deepcopy(c.get("params") or {})) for c in cons])
-        node.children = [cls._build(c, f"{path}.children[{i}]") for i, c in enumerate(kids)]
+        node = cls(d["kind"], own(d.get("via")), [(c["id"], own(c.get("params") or {})) for c in cons])
+        node.children = [cls._build(c, f"{path}.children[{i}]", own) for i, c in enumerate(kids)]
         return node
 
 # %% ../nbs/03_tree.ipynb #395d1040

@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 from .io import InputError
-from .registry import REGISTRY, get_type
+from .registry import REGISTRY, get_type, Check, bad
 from .tolerances import PROFILES, content_variants, tolerance
 from .spans import Loc
 from .scopes import parse_scope, parse_located, loose_region, scope_text
@@ -58,13 +58,27 @@ def _verdict(path:str, cid:str, params:dict, verdict:str, reason:str, span:tuple
     _put(v, "__dict__", {"node_path": path, "constraint": cid, "params": params, "verdict": verdict, "reason": reason, "span": span})
     return v
 
+_FAST: dict = {}
+
+def _fast(cid:str)->tuple:
+    "(declaration, is it structure-level, the type its checker parses a raw scope into, the checker behind that parse) of `cid`, through a plain dict."
+    e = _FAST.get(cid)
+    if e is None or dict.get(REGISTRY, e[0].id) is not e[0] or e[0].check is not e[4]:
+        ct = _type(cid)
+        e = _FAST[cid] = (ct, ct.level == "structure", *getattr(ct.check, "parsed_as", (None, None)), ct.check)
+    return e
+
 def _run(cid:str, params:dict, value, text:str, path:str, span:tuple|None=None, profile:str="strict", kw:dict|None=None)->Verdict:
     "Run constraint `cid` on the parsed `value` (structure types) or on `text` (content types); never raises. `kw`: `params` without its None values, if known."
-    try: ct = _type(cid)
+    try: ct, structure, as_type, inner, check = _fast(cid)
     except KeyError as e: return _verdict(path, cid, params, "fail", str(e.args[0]), span)
     if kw is None: kw = {k: v for k, v in params.items() if v is not None}
-    c = ct(value if ct.level == "structure" else text, **kw)
-    passed = bool(getattr(c, "passed", c))
+    try:            # `ct(scope, **kw)` without its two wrapper frames: a value already parsed goes straight to the checker
+        c = inner(value, **kw) if as_type is not None and structure and isinstance(value, as_type) else check(value if structure else text, **kw)
+    except Exception as e: c = bad(f"checker error: {type(e).__name__}: {e}")   # as `ConstraintType.__call__` words it
+    if type(c) is Check: passed, reason = bool(c.passed), c.reason
+    else: passed, reason = bool(getattr(c, "passed", c)), getattr(c, "reason", "")
+    if passed or profile != "loose" or structure: return _verdict(path, cid, params, "pass" if passed else "fail", str(reason), span)
     if not passed and profile == "loose" and ct.level == "content":      # the loose profile's content tolerances
         for name, variant in content_variants(cid, text):
             c2 = ct(variant, **kw)
@@ -161,14 +175,17 @@ def _located(w:_Walk, pl:_Plan, at:Located, subject:str)->tuple:
 def _visit(w:_Walk, pl:_Plan, at:Located, subject:str):
     "Check node `pl` on the scope at `at`, then each child on the scope its `via` reaches."
     node, path = pl.node, pl.path
-    w.spans[path] = at.span
-    if isinstance(at.raw, str) and not at.raw.strip():
+    if w.locate: w.spans[path] = at.span   # the verdicts-only walk keeps no spans
+    if isinstance(at.raw, str) and (not at.raw or at.raw.isspace()):   # blank (`not raw.strip()` without its copy)
         w.out += [_verdict(path, cid, p, "fail", "empty scope", at.span) for cid, p, _ in pl.cons]
         for c, *_ in pl.kids: w.unreachable(c, f"empty scope at {path}")
         return
     at, value, why, info = _located(w, pl, at, subject)
-    if value is None: w.spans[path] = None; return w.unreachable(pl, why)
-    w.spans[path], text = at.span, scope_text(at.raw)
+    if value is None:
+        if w.locate: w.spans[path] = None
+        return w.unreachable(pl, why)
+    if w.locate: w.spans[path] = at.span
+    text = scope_text(at.raw)
     w.out += [_run(cid, p, value, text, path, at.span, w.profile, kw) for cid, p, kw in pl.cons]
     for c, via, sub, kv in pl.kids:
         raw_c, why = extract_child(node.kind, value, via, c.node.kind, w.profile, kv, sub)

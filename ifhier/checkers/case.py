@@ -18,7 +18,7 @@ __all__ = ['EXACT_TEXT', 'capital_letters', 'lowercase_letters', 'capital_word_f
 EXACT_TEXT = ("string.end_checker", "string.postscript", "string.starts_with", "string.title", "string.section_checker", "string.placeholder")
 
 def _offenders(text, bad_case):
-    ws = [w for w in text.split() if any(bad_case(c) for c in w)]
+    ws = [w for w in text.split() if any(map(bad_case, w))]
     return f"{counted(len(ws), 'word')} with {'lower' if bad_case is str.islower else 'upper'}-case letters, e.g. '{ws[0][:30]}'"
 
 def _witness_capital_letters(spec): spec.case = "upper"

@@ -27,6 +27,7 @@ def _parsed(kind:str):
         def f(scope, **params):
             v, why = (scope, "") if isinstance(scope, _TYPES[kind]) else parse_scope(kind, scope)
             return bad(why) if v is None else fn(v, **params)
+        f.parsed_as = (_TYPES[kind], fn)   # the walk, holding a value already parsed, calls `fn` on it directly
         return f
     return deco
 
@@ -34,6 +35,17 @@ def _q(names, most:int=6)->str:
     "Names quoted and joined for a reason: 'a', 'b', ..."
     out = [f"'{str(x)[:40]}'" for x in list(names)[:most]]
     return ", ".join(out + (["..."] if len(names) > most else [])) or "none"
+
+_HAS: dict = {}
+
+def _has(noun:str, names:list)->str:
+    "The pass reason `has the <noun>(s) 'a', 'b'`, worded once per distinct list (`_q` reads only each name's `str`, so that is the key)."
+    key = (noun, *map(str, names))
+    r = _HAS.get(key)
+    if r is None:
+        if len(_HAS) >= 4096: _HAS.clear()
+        r = _HAS[key] = f"has the {noun}{'s' if len(names) > 1 else ''} {_q(names)}"
+    return r
 
 def _joined(name:str):
     "Derived field: the quoted values of list parameter `name`, joined for prose: `\"a\", \"b\" and \"c\"`."
@@ -79,7 +91,7 @@ def has_keys(scope:dict,  # the parsed JSON object
     "Does `scope` have every key in `keys` at its top level?"
     missing = [k for k in keys if k not in scope]
     if missing: return bad(f"missing key{'s' if len(missing) > 1 else ''} {_q(missing)}; found {_q(scope)}")
-    return ok(f"has the key{'s' if len(keys) > 1 else ''} {_q(keys)}")
+    return ok(_has("key", keys))
 
 # %% ../../nbs/checkers/10_structure.ipynb #a396e246
 def _witness_key_count(box, rel, n): box.count = meet(box.count, rel_interval(rel, n))
@@ -238,7 +250,7 @@ def has_heading(scope:MarkdownDoc,  # the parsed document
     "Does `scope` have a heading matching each name in `headings`?"
     missing = [h for h in headings if scope.find(h) is None]
     if missing: return bad(f"no heading {_q(missing)}; found {_q([h.name for h in scope.headings])}")
-    return ok(f"has the heading{'s' if len(headings) > 1 else ''} {_q(headings)}")
+    return ok(_has("heading", headings))
 
 # %% ../../nbs/checkers/10_structure.ipynb #e30f6662
 def _witness_has_code_block(box, language): box.code = language
@@ -298,7 +310,7 @@ def has_labels(scope:LabeledDoc,  # the parsed labeled text
     "Does `scope` have a label line for each name in `labels`?"
     missing = [l for l in labels if scope.find(l) is None]
     if missing: return bad(f"no label {_q(missing)}; found {_q([s.label for s in scope.sections])}")
-    return ok(f"has the label{'s' if len(labels) > 1 else ''} {_q(labels)}")
+    return ok(_has("label", labels))
 
 def _witness_section_count(box, rel, n): box.count = meet(box.count, rel_interval(rel, n))
 

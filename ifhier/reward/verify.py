@@ -143,21 +143,21 @@ class _Tree(NamedTuple):
     "The value of a record's `tree` field: read as a tree, whatever it holds."
     value: Any
 
-def _resolve(x:Any, hops:int=0):
-    "The task `x` stands for: a validated `ConstraintNode` or an `IFEvalTask`. `InputError` if it is invalid, `RecordShapeError` if no shape."
+def _resolve(x:Any, hops:int=0, fresh:bool=False):
+    "The task `x` stands for: a validated `ConstraintNode` or an `IFEvalTask`. `InputError` if it is invalid, `RecordShapeError` if no shape. `fresh`: `x` was just parsed from text (its parts are not copied)."
     if isinstance(x, _Tree):
-        try: return as_tree(x.value)
+        try: return ConstraintNode.from_json(x.value, fresh=True) if fresh and isinstance(x.value, dict) else as_tree(x.value)
         except InputError: raise
         except Exception as e: raise InputError(f"record has no readable tree ({type(e).__name__}: {e})") from None
     if isinstance(x, ConstraintNode): return as_tree(x)
     if hops < 4:
-        if isinstance(x, str): return _resolve(_bearer(_parse_text(x)), hops + 1)
-        if isinstance(x, (list, tuple)) and len(x) == 1: return _resolve(_bearer(x[0]), hops + 1)   # open-instruct's [{...}] label
+        if isinstance(x, str): return _resolve(_bearer(_parse_text(x)), hops + 1, True)
+        if isinstance(x, (list, tuple)) and len(x) == 1: return _resolve(_bearer(x[0]), hops + 1, fresh)   # open-instruct's [{...}] label
         if isinstance(x, dict):
-            if "kind" in x: return _resolve(_Tree(x))
+            if "kind" in x: return _resolve(_Tree(x), hops, fresh)
             if "instruction_id_list" in x: return _ifeval_task(x["instruction_id_list"], x.get("kwargs"))
             if "instruction_id" in x: return _ifeval_task(x["instruction_id"], x.get("kwargs"))
-            if "tree" in x or "ground_truth" in x or "reward_model" in x: return _resolve(_bearer(x), hops + 1)
+            if "tree" in x or "ground_truth" in x or "reward_model" in x: return _resolve(_bearer(x), hops + 1, fresh)
             if "func_name" in x:
                 raise RecordShapeError(f"record is open-instruct's legacy IFEvalG label (func_name={x['func_name']!r}) names no IFEval instruction id; "
                                        "give the row's instruction_id_list and kwargs (IFEval / RLVR-IFeval format) instead")
