@@ -133,14 +133,15 @@ def test_normal_answers_reach_their_scopes():
 @pytest.mark.parametrize("name", list(PAYLOADS))
 def test_linear_and_within_budget(name):
     """Quadrupling a hostile input at most about quadruples the time to check it (ratio <= 8, where a quadratic path
-    gives 16; or under 0.2 s: the wide margin holds on a loaded CI machine), and at 100 KB every tree is checked within
+    gives 16; or under 1 s, where the super-linear paths this guards took over 20 s: a linear path under CI load has read
+    x9 at 0.8 s), and at 100 KB every tree is checked within
     a loose budget (a few hundredths of a second a check on a quiet machine)."""
     g, rows = PAYLOADS[name], []
     for profile in ("strict", "loose"):
         t1, (t2, worst) = _time(g(KB100 // 4), profile)[0], _time(g(KB100), profile)
-        if t2 / t1 > 8.0 and t2 > 0.2: t1, t2 = _best(g, KB100 // 4, profile), _best(g, KB100, profile)   # under load: measure again
+        if t2 / t1 > 8.0 and t2 > 1.0: t1, t2 = _best(g, KB100 // 4, profile), _best(g, KB100, profile)   # under load: measure again
         rows.append(f"{profile} {t1:.2f}s -> {t2:.2f}s (x{t2 / t1:.2f}, slowest tree {worst:.2f}s)")
-        assert not (t2 / t1 > 8.0 and t2 > 0.2), f"{name}: not linear: {rows[-1]}"
+        assert not (t2 / t1 > 8.0 and t2 > 1.0), f"{name}: not linear: {rows[-1]}"
         assert worst < 5 and t2 < 15, f"{name}: over budget: {rows[-1]}"
     print(f"\n{name:27} {len(SCENES)} trees, 25 KB -> 100 KB: " + "; ".join(rows))
 
