@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pandas as pd
 from scipy.optimize import brentq, minimize, minimize_scalar
-from scipy.stats import chi2, norm
+from scipy.stats import chi2
 from ..bench.difficulty import MEASURES, difficulty_table
 from ..stats import bootstrap_ci, percentile_ci
 from .tables import answers, fmt_ci, md_table
@@ -76,12 +76,11 @@ def is_density_bench(bench:list)->bool:
 
 def wilson_ci(x, n, level:float=0.95)->tuple:
     "Wilson score interval for `x` successes in `n` trials (arrays broadcast); NaN where `n` is 0."
+    from statsmodels.stats.proportion import proportion_confint
     x, n = np.asarray(x, float), np.asarray(n, float)
-    z = norm.ppf(0.5 + level / 2)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = x / n; c = (p + z * z / (2 * n)) / (1 + z * z / n)
-        h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return np.where(x == 0, 0.0, np.clip(c - h, 0, 1)), np.where(x == n, 1.0, np.clip(c + h, 0, 1))
+        lo, hi = proportion_confint(x, n, alpha=1 - level, method="wilson")
+    return np.where(x == 0, 0.0, np.clip(lo, 0, 1)), np.where(x == n, 1.0, np.clip(hi, 0, 1))
 
 def density_table(scores:pd.DataFrame, # `all_scores` output
                   bench:list,          # a scale-tier benchmark
