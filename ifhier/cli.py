@@ -84,9 +84,9 @@ def _bench_commands(sub):
     p.add_argument("--out", metavar="FILE", help="benchmark JSONL to write (default: the tier's file name in the current folder, "
                    "e.g. ifhierbench_hard.jsonl)")
     seed_option(p, "the build")
-    p.add_argument("--tier", choices=("core", "hard", "scale"), default="core",
+    p.add_argument("--tier", choices=("core", "hard", "scale", "core-1.3"), default="core",
                    help="which benchmark: the core (150 per depth), the hard tier (wider trees, more and more precise constraints), "
-                        "or the density sweep (depths 1-3, exactly K constraints, K in 4..32)")
+                        "the density sweep (depths 1-3, exactly K constraints, K in 4..32), or core-1.3 (the core before the reader's rules)")
     p.add_argument("--tasks", help="seed tasks JSONL (default: the shipped seed tasks)")
     p.add_argument("--per-depth", type=positive_int, help="prompts per depth, per (depth, K) cell for --tier scale (default: the tier's, 150 or 25)")
     p.add_argument("--summary", help="also write a Markdown summary here")

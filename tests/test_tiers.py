@@ -1,5 +1,6 @@
 """Build tiers (issue 23): the hard tier's shape and reader's rules on the shipped file, the density sweep's exact K,
-the witness on every hard and scale prompt, byte-identical small rebuilds, and the core left as it was.
+the witness on every core, hard and scale prompt, byte-identical small rebuilds, the core 2.0 under the reader's rules,
+and the core before them (1.3) still rebuilt byte for byte.
 
 The reader's rules are checked here from the vocabulary file and the trees alone, not through the sampler's code."""
 import json
@@ -20,6 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "ifhier" / "data"
 TASKS = load_tasks(DATA / "seed_tasks.jsonl")
 VOCAB = yaml.safe_load((DATA / "structure_vocab.yaml").read_text())
+
+@pytest.fixture(scope="module")
+def core(): return load_bench(DATA / "ifhierbench.jsonl")
 
 @pytest.fixture(scope="module")
 def hard(): return load_bench(DATA / "ifhierbench_hard.jsonl")
@@ -64,7 +68,7 @@ def _names_ok(genre:str, parent, name, role:str)->bool:
 BARRED_IN_PARTS = {"string.end_checker", "string.title", "string.postscript", "string.quotation", "string.section_checker",
                    "string.letter_frequency"}
 
-@pytest.mark.parametrize("name", ["hard", "scale"])
+@pytest.mark.parametrize("name", ["core", "hard", "scale"])
 def test_reader_rules(name, request):
     tasks = {t["task_id"]: t for t in TASKS}
     bad = []
@@ -126,7 +130,7 @@ def test_scale_cells(scale):
     assert cells == {(d, k): 25 for d in (1, 2, 3) for k in (4, 8, 12, 16, 24, 32)}
     assert all(_n(r) == r["k"] and r["tier"] == "scale" for r in scale)
 
-@pytest.mark.parametrize("name", ["hard", "scale"])
+@pytest.mark.parametrize("name", ["core", "hard", "scale"])
 def test_witness_passes_every_prompt(name, request):
     recs = request.getfixturevalue(name)
     resp = [dict(prompt_id=r["id"], sample=0, model="witness", response=witness_response(r["tree"])) for r in recs]
@@ -149,12 +153,30 @@ def test_small_scale_build_matches_the_shipped_file(scale):
     shipped = {(r["depth"], r["k"]): r for r in reversed(scale)}     # the first prompt of each cell
     assert [_strip(r) for r in a] == [_strip(shipped[(1, k)]) for k in TIERS["scale"].ks]
 
-def test_core_unchanged():
-    core = load_bench(DATA / "ifhierbench.jsonl")
+def test_small_core_build_matches_the_shipped_file(core):
     a, _ = build_benchmark(TASKS, seed=0, per_depth=2, tier="core")
-    assert all("tier" not in r and "difficulty" not in r and r["builder_version"] == "ifhier-build/1.3" for r in a)
+    assert all(r["tier"] == "core" and "difficulty" in r and r["builder_version"] == "ifhier-build/2.0" for r in a)
     for d in range(4):
         assert [_strip(r) for r in a if r["depth"] == d] == [_strip(r) for r in core if r["depth"] == d][:2]
+
+def test_core_shape(core):
+    "Core 2.0: 150 prompts per depth, all 35 types, at least 6 constraints on average at depth 3, ranges of varied width."
+    from ifhier.registry import REGISTRY
+    assert Counter(r["depth"] for r in core) == {d: 150 for d in range(4)}
+    assert {cid for r in core for v in _visits(r) for cid, _ in v.node.constraints} == set(REGISTRY)
+    d3 = [_n(r) for r in core if r["depth"] == 3]
+    assert sum(d3) / len(d3) >= 6
+    ranges = [p for r in core for v in _visits(r) for cid, p in v.node.constraints if cid == "string.string_length"]
+    assert sum(p["max_chars"] == 3 * p["min_chars"] for p in ranges) <= len(ranges) / 4
+    assert all(p["max_chars"] <= 3 * p["min_chars"] for p in ranges)
+
+def test_core_1_3_still_rebuilds():
+    "The core before the reader's rules (`--tier core-1.3`): its first prompts per depth equal the shipped 1.3 file's."
+    old = load_bench(DATA / "ifhierbench_1.3.jsonl")
+    a, _ = build_benchmark(TASKS, seed=0, per_depth=2, tier="core-1.3")
+    assert all("tier" not in r and "difficulty" not in r and r["builder_version"] == "ifhier-build/1.3" for r in a)
+    for d in range(4):
+        assert [_strip(r) for r in a if r["depth"] == d] == [_strip(r) for r in old if r["depth"] == d][:2]
 
 def test_cli_tier(tmp_path):
     from ifhier.cli import main
@@ -167,3 +189,11 @@ def test_cli_tier(tmp_path):
     err = io.StringIO()
     with contextlib.redirect_stderr(err), pytest.raises(SystemExit): main(["build", "--tier", "nope", "--out", str(out)])
     assert "invalid choice: 'nope'" in err.getvalue()
+
+@pytest.mark.parametrize("name", ["core", "hard", "scale"])
+def test_walk_finds_each_constraints_sentence(name, request):
+    "The stepper marks the sentence behind a constraint (`locate_sentence`) in prompts worded under the reader's rules too."
+    from ifhier.walk import locate_sentence
+    found = [locate_sentence(r["prompt"], cid, p, v.alias) is not None for r in request.getfixturevalue(name)
+             for v in _visits(r) for cid, p in v.node.constraints]
+    assert sum(found) >= 0.98 * len(found), f"{sum(found)} of {len(found)}"

@@ -295,12 +295,14 @@ def constraint_wordings(cid:str,     # constraint type id
                        )->list[str]: # full sentences first, then merged predicates / clauses (longest first)
     "Every wording `render_scope` can give constraint `cid` with `params` on the scope named `alias` (the tree's or the prompt's name)."
     full, parts = [], []
-    aliases = list(dict.fromkeys([short_alias(alias, k) for k in (None, "array")] + [alias]))
+    aliases = list(dict.fromkeys([short_alias(alias, k) for k in (None, "array")] + [alias] +     # and the reader's rules' names
+                                 [reader_name(alias, k, b, bare) for k in (None, "array") for b in (True, False) for bare in (True, False)]))
     m = re.fullmatch(r"the (value of key|section under heading|section labeled) '(.*)'", alias)
     via = {{"value of key": "key", "section under heading": "heading", "section labeled": "label"}[m[1]]: m[2]} if m else None
     root = alias == "the response"
-    for t in get_type(cid).templates:
-        s = _fill(t, cid, params)
+    for t, rules in [(t, r) for t in get_type(cid).templates for r in (False, True)] + [(reader_wording(cid), True)]:
+        if t is None: continue
+        s = _fill(t, cid, params, rules)
         full += [_finish(x, a) for a in aliases for x in (s, vary(s))]
         full += [_finish(f, a) for a in aliases for x in (s, vary(s)) for k in ("string", "array", "json")
                  for f, _ in voicings(x, via, root, k)]   # the voice's forms
@@ -309,4 +311,7 @@ def constraint_wordings(cid:str,     # constraint type id
             parts += [pred] + ([pred[5:]] if pred.startswith("must ") else [])   # a merge says a repeated "must" once
         c = s.replace(_A, "it").rstrip().removesuffix(".")
         parts.append(c[:1].lower() + c[1:] if c[:1].isupper() and not c[1:2].isupper() else c)
-    return list(dict.fromkeys(full + sorted(parts, key=len, reverse=True)))
+    opens = get_type(cid).opens    # said once (the reader's rules): a part the constraint opens is named where it is first asked for
+    named = [reader_name(f"item {n + 1} of {alias}", None, b, bare) for n in params.get(opens[0]) or () for b in (True, False)
+             for bare in (True, False)] if opens and opens[1] == "index" else []
+    return list(dict.fromkeys(full + sorted(parts, key=len, reverse=True) + named))

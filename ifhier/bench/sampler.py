@@ -147,9 +147,11 @@ def _nearest_round(v:int, lo:int, hi:int)->int:
     rs = round_numbers(lo, hi)
     return min(rs, key=lambda r: (abs(r - v), r)) if rs else v
 
-def humanise(cid:str, params:dict, place:str="root", span:float=3.0)->dict|None:
+def humanise(cid:str, params:dict, place:str="root", span:float|tuple=3.0)->dict|None:
     """`params` with the numbers a person would write: counts rounded inside their domain, a character range at most `span`
-    times wide (3x by default), 'less than 2' said as 'at most 1'; None when no such draw exists (draw again)."""
+    times wide (3x by default), 'less than 2' said as 'at most 1'; None when no such draw exists (draw again).
+    `span=(a, b)`: a range wider than b times is cut to one between a and b times wide, picked by the drawn bound, so
+    the widths vary rather than all sitting at the cap."""
     ct, out = get_type(cid), dict(params)
     for k in COUNT_NAMES:
         if isinstance(out.get(k), int) and k in ct.params and isinstance(ct.params[k].at(place), IntParam):
@@ -157,10 +159,12 @@ def humanise(cid:str, params:dict, place:str="root", span:float=3.0)->dict|None:
     if {"min_chars", "max_chars"} <= set(out):
         lo, hi = out["min_chars"], out["max_chars"]
         dmax = ct.params["max_chars"].at(place)
-        if hi > span * lo:
-            hs = [h for h in round_numbers(max(dmax.lo, lo + 1), min(dmax.hi, int(span * lo))) if h >= 10]
+        least, most = span if isinstance(span, tuple) else (1, span)
+        if hi > most * lo:
+            hs = [h for h in round_numbers(max(dmax.lo, lo + 1), min(dmax.hi, int(most * lo))) if h >= 10]
             if not hs: return None
-            out["max_chars"] = hs[-1]
+            wide = [h for h in hs if h >= least * lo] or hs[-1:]
+            out["max_chars"] = wide[-1] if least == 1 else wide[hi % len(wide)]
         if out["max_chars"] <= out["min_chars"]: return None
     if isinstance(out.get("specs"), list):
         out["specs"] = [dict(sp, rel="at most", n=1) if sp["rel"] == "less than" and sp["n"] == 2 else
@@ -425,6 +429,10 @@ def count_problem(node:ConstraintNode, max_unnamed:int=MAX_UNNAMED)->str|None:
         if node.kind != "array" and lo - named > max_unnamed: return f"{cid}: {lo - named} required parts left unnamed"
     return None
 
+def _code_below(node:ConstraintNode)->bool:
+    "Does a part under `node` already ask for a code block? (Then `node` asking again says the same thing twice.)"
+    return any(cid in CODE_TYPES for c in node.children for v in iter_nodes(c) for cid, _ in v.node.constraints)
+
 def _extras(st, node:ConstraintNode, chain:list, need:bool):
     base = list(node.constraints)
     gv = st.ctx.get("vocab")
@@ -435,6 +443,9 @@ def _extras(st, node:ConstraintNode, chain:list, need:bool):
     for attempt in range(st.tries):
         pick = [c for c in free if st.rng.random() < (st.tier.p_code if c in CODE_TYPES and gv else st.tier.p_extra)]
         if need and not pick: pick = [free[int(st.rng.integers(len(free)))]]
+        if st.tier.reader_rules and any(c in CODE_TYPES for c in pick) and _code_below(node):   # a code block is asked for once, where it is
+            pick = [c for c in pick if c not in CODE_TYPES]
+            if need and not pick: continue
         node.constraints = base + [(c, draw_params(c, st.rng, ctx, caps=caps if c in CODE_TYPES else None)[0]) for c in pick]
         why = count_problem(node, st.tier.max_unnamed) or st.judge(node, chain)
         if why is None: return

@@ -27,7 +27,7 @@ class Tier:
     p_code: float = 0.6                         # chance of a code block on a Markdown scope where code is natural
     n_content: tuple = ((0.35, 0.4, 0.25), (0.6, 0.4))  # weights of 1, 2, 3... content constraints: (root, other scopes)
     max_unnamed: int = 2                        # required keys / headings / labels a count may leave unnamed
-    char_span: float = 3.0                      # widest character range, as max/min
+    char_span: float|tuple = 3.0                # widest character range, as max/min; (a, b): one between a and b times wide (`humanise`)
     p_exact: float = 0.0                        # chance a drawn count relation becomes "exactly" (numeric precision)
     p_link: float = 0.0                         # chance that a string scope is tied to its previous sibling
     max_words: tuple = (100, 120, 140, 150)     # words of constraint text allowed, by depth 0..3
@@ -35,7 +35,7 @@ class Tier:
     ks: tuple = ()                              # scale: exact constraint counts per tree, one cell per (depth, K)
     by_k: tuple = ()                            # scale: ((K/(depth+1) up to, ((knob, value), ...)), ...): knobs that grow trees of at least K constraints
     constraints: tuple = ()                     # per depth 0..3, the (min, max) constraints a tree may have; empty: any
-    tagged: bool = False                        # records carry `tier` and `difficulty` (every tier but the core, whose bytes are fixed)
+    tagged: bool = False                        # records carry `tier` and `difficulty` (every tier but `core-1.3`, whose bytes are fixed)
     max_attempts: int = 60                      # candidates per prompt before the build gives up
     def words_at(self, depth:int)->int: return self.max_words[min(depth, len(self.max_words) - 1)]
     def at_k(self, k:int|None, depth:int=0)->Tier:
@@ -47,7 +47,8 @@ class Tier:
         return not self.constraints or self.constraints[depth][0] <= n <= self.constraints[depth][1]
 
 TIERS = {t.name: t for t in (
-    Tier("core", "ifhier-build/1.3", "ifhierbench.jsonl"),
+    Tier("core", "ifhier-build/2.0", "ifhierbench.jsonl", char_span=(1.5, 3.0), reader_rules=True, tagged=True),
+    Tier("core-1.3", "ifhier-build/1.3", "ifhierbench_1.3.jsonl"),   # the core before the reader's rules, rebuilt byte for byte
     Tier("hard", "ifhier-build/2.0-hard", "ifhierbench_hard.jsonl", id_prefix="ifhb-hard", fanout=(3, 5), positions=(2, 7),
          p_open=0.75, p_extra=0.6, n_content=((0, 0, 0.3, 0.3, 0.25, 0.15), (0, 0.45, 0.4, 0.15)), char_span=1.3, p_exact=0.6,
          p_link=0.5, max_words=(150, 260, 380, 560), reader_rules=True, tagged=True, max_attempts=200,
