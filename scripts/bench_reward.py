@@ -29,16 +29,18 @@ except ImportError: record = lambda *a, **k: None
 N = int(os.environ.get("IFHIER_BENCH_REWARD_N", 200_000))
 TILED_N = int(os.environ.get("IFHIER_BENCH_REWARD_TILED_N", 200_000))
 BATCH = 8192
+# the benchmark both sides score, named by path: the base commit's own `data_path` would read the core it shipped (build 1.3)
+BENCH_FILE = str(Path(__file__).resolve().parent.parent / "ifhier" / "data" / "ifhierbench.jsonl")
 
 def base_pool()->tuple[list, list]:
     "(benchmark index, completion) lists: witness, 3 mutants, 3 responders per prompt (the 3,977 distinct answers)."
-    from ifhier.io import data_path, read_jsonl
+    from ifhier.io import read_jsonl
     from ifhier.tree import ConstraintNode
     from ifhier.bench.witness import witness_response
     from ifhier.bench.mutate import mutants
     from ifhier.run.responders import respond_root_only, respond_no_format, respond_one_slip
     idx, comps = [], []
-    for k, r in enumerate(read_jsonl(data_path("ifhierbench.jsonl"))):
+    for k, r in enumerate(read_jsonl(BENCH_FILE)):
         t = ConstraintNode.from_json(r["tree"])
         for c in [witness_response(t), *[m["response"] for m in mutants(t)[:3]],
                   respond_root_only(t, seed=1), respond_no_format(t, seed=1), respond_one_slip(t, seed=1)]:
@@ -66,8 +68,8 @@ def rewrite(text:str, named:set, vocab:list, rng:random.Random)->str:
 
 def distinct_stream(n:int):
     "Yield `n` (benchmark index, completion) pairs, all completions distinct (see the module docstring)."
-    from ifhier.io import data_path, read_jsonl
-    bench = read_jsonl(data_path("ifhierbench.jsonl"))
+    from ifhier.io import read_jsonl
+    bench = read_jsonl(BENCH_FILE)
     named = [set(re.findall(r"[a-z]+", json.dumps(r["tree"]).lower())) for r in bench]
     idx, comps = base_pool()
     vocab = _vocab()
@@ -117,9 +119,9 @@ def base_checkout()->Path|None:
 
 def percall(path:str, n:int)->dict:
     "In a fresh process: `reward()` called once per completion, the tree given as JSON text (as the README's adapters pass it)."
-    from ifhier.io import data_path, read_jsonl
+    from ifhier.io import read_jsonl
     from ifhier.reward.verify import reward
-    bench = read_jsonl(data_path("ifhierbench.jsonl"))
+    bench = read_jsonl(BENCH_FILE)
     texts = [json.dumps(r["tree"]) for r in bench]
     rows = [json.loads(l) for _, l in zip(range(n), open(path))]
     for k, c in rows[:200]: reward({"tree": texts[k]}, c)
@@ -130,9 +132,9 @@ def child(path:str, workers:int, n:int, guarded:bool=False)->dict:
     "In a fresh process: stream `path` through `reward_batch` on a pool of `workers` (`executor=`, or guarded: its own pool per batch, default limit); rate and peak memory."
     from concurrent.futures import ProcessPoolExecutor
     from contextlib import nullcontext
-    from ifhier.io import data_path, read_jsonl
+    from ifhier.io import read_jsonl
     from ifhier.reward.verify import reward_batch
-    bench = read_jsonl(data_path("ifhierbench.jsonl"))
+    bench = read_jsonl(BENCH_FILE)
     total, rows = 0.0, 0
     with nullcontext() if guarded else ProcessPoolExecutor(workers) as ex:
         kw = dict(workers=workers) if guarded else dict(executor=ex)
@@ -147,9 +149,9 @@ def child(path:str, workers:int, n:int, guarded:bool=False)->dict:
     return dict(workers=workers, n=rows, seconds=dt, rate=rows / dt, mean_reward=total / rows, peak_mb=_peak_mb())
 
 def _constraints_per_prompt()->list:
-    from ifhier.io import data_path, read_jsonl
+    from ifhier.io import read_jsonl
     from ifhier.tree import ConstraintNode, iter_nodes
-    return [sum(len(v.node.constraints) for v in iter_nodes(ConstraintNode.from_json(r["tree"], validate=False))) for r in read_jsonl(data_path("ifhierbench.jsonl"))]
+    return [sum(len(v.node.constraints) for v in iter_nodes(ConstraintNode.from_json(r["tree"], validate=False))) for r in read_jsonl(BENCH_FILE)]
 
 def _run_child(path:Path, workers:int, n:int, base:Path|None=None, what:str="--child")->dict:
     env = dict(os.environ, PYTHONPATH=str(base)) if base else None
@@ -168,9 +170,9 @@ def _alternate(now, before)->tuple:
 def tiled(n:int)->dict:
     "The old figure: the 3,977 distinct answers TILED to `n` rows, every row checked (`dedup=False`), 2 workers."
     from concurrent.futures import ProcessPoolExecutor
-    from ifhier.io import data_path, read_jsonl
+    from ifhier.io import read_jsonl
     from ifhier.reward.verify import reward_batch
-    bench = read_jsonl(data_path("ifhierbench.jsonl"))
+    bench = read_jsonl(BENCH_FILE)
     idx, comps = base_pool()
     k = -(-n // len(comps))
     R, C = [bench[i] for i in (idx * k)[:n]], (comps * k)[:n]

@@ -311,3 +311,15 @@ def test_reader_rules_render_each_requirement_once(bench, tasks):
         assert on[k] == 0, (k, on[k])
     assert off["position_phrase"] > 100 and off["generic_lead_in"] > 50      # the counters do see build 1.3's wording
     assert 0.08 <= on["please_share"] <= 0.25
+
+def test_wording_lives_in_the_declarations():
+    "Voices as data: no module of the builder keeps wording keyed by constraint type; the declarations hold it (`voices`, `name:reader`)."
+    import ifhier.bench.phrases as P, ifhier.bench.render as R, ifhier.bench.voice as V
+    from ifhier.registry import REGISTRY
+    from ifhier.bench.phrases import reader_wording, reader_derived
+    for mod in (P, R, V):
+        for name, val in vars(mod).items():
+            if isinstance(val, dict) and set(val) & set(REGISTRY):
+                assert not any(isinstance(x, (str, dict)) for k, x in val.items() if k in REGISTRY), f"{mod.__name__}.{name} words types"
+    assert reader_wording("json.has_keys") == get_type("json.has_keys").voices["reader"]
+    assert reader_derived("json.key_count")["n_keys"](dict(n=3)) == "3 keys"

@@ -9,9 +9,9 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['P_VOICE', 'P_TAG', 'P_FRAME', 'P_LINK', 'MAX_ASK', 'MAX_FIRST', 'ROOT_NAMES', 'LINKS', 'FRAMES', 'P_PLEASE',
-           'READER_LINKS', 'GENERIC_FRAMES', 'FRAME_CLASHES', 'REDUNDANT', 'READER_WORDING', 'REWORD', 'READER_DERIVED',
-           'ORDINALS', 'MAX_MERGE', 'vary', 'merge_sentences', 'lead_in', 'voicings', 'redundant', 'reader_wording',
-           'ordinal', 'voice_rng', 'Voice']
+           'READER_LINKS', 'GENERIC_FRAMES', 'FRAME_CLASHES', 'REDUNDANT', 'REWORD', 'ORDINALS', 'MAX_MERGE', 'vary',
+           'merge_sentences', 'lead_in', 'voicings', 'redundant', 'reader_wording', 'reader_derived', 'ordinal',
+           'voice_rng', 'Voice']
 
 # %% ../../nbs/bench/30a_phrases.ipynb #3c364739
 from fastcore.basics import patch
@@ -166,11 +166,7 @@ _LONG = frozenset({"string.nth_paragraph_first_word", "string.section_checker", 
 FRAME_CLASHES = {"This goes out to readers as it is, so the details matter.": _AS_IS, "I'll use your text as it is.": _AS_IS,
                  "I want a list I can scan quickly.": _LONG, "My plan is to print this list and tick things off.": _LONG}
 REDUNDANT = ("spelled exactly like that", "unique")   # a template saying these says nothing more than its quotes or "repeat"
-READER_WORDING = {   # a type whose every template carries a redundant word: its `reader` voice until the declaration has one
-    "json.has_keys": "{alias} must include the {keys_noun} {keys_joined}.",
-    "array.elements_at": "{alias} must have at least {min_items}."}
 REWORD = frozenset({"array.elements_at"})   # said in its reader wording whenever the rules keep it ("at least 4 items", not positions)
-READER_DERIVED = {"json.key_count": {"n_keys": lambda p: f"{p['n']} key{'s' * (p['n'] != 1)}"}}   # a noun without "top-level"
 
 def redundant(s:str,            # a filled sentence
               nested:bool=False, # its scope holds a JSON object (then "top-level" says which keys)
@@ -179,8 +175,12 @@ def redundant(s:str,            # a filled sentence
     return any(w in s for w in REDUNDANT) or ("top-level" in s and not nested)
 
 def reader_wording(cid:str)->str|None:
-    "The `reader` voice of type `cid`: its declaration's, else `READER_WORDING`'s, else None."
-    return get_type(cid).voices.get("reader") or READER_WORDING.get(cid)
+    "The `reader` voice its declaration gives type `cid`, or None."
+    return get_type(cid).voices.get("reader")
+
+def reader_derived(cid:str)->dict:
+    "The derived fields of `cid` in the reader voice: its declaration's `name:reader` fields, named `name`."
+    return {k.removesuffix(":reader"): f for k, f in get_type(cid).hooks.get("derived", {}).items() if k.endswith(":reader")}
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 def ordinal(n:int)->str:

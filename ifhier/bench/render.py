@@ -16,7 +16,7 @@ __all__ = ['MERGE_P', 'KIND_SENTENCES', 'WOVEN', 'P_VARY', 'P_WEAVE', 'P_SKELETO
 
 # %% ../../nbs/bench/31_render.ipynb #94601025
 from .phrases import (_A, _cap, _finish, _single, vary, merge_sentences, voicings, Voice, voice_rng,
-                                    redundant, reader_wording, ordinal, READER_DERIVED, REWORD, MAX_MERGE)
+                                    redundant, reader_wording, reader_derived, ordinal, REWORD, MAX_MERGE)
 
 # %% ../../nbs/bench/31_render.ipynb #6cc21cd0
 MERGE_P = 0.8
@@ -25,7 +25,7 @@ _FEWER = re.compile(r"\bless than (?=\d)")
 _KEEP_MORE = re.compile(r"\bKeep \x00 to (?=(?:more than|at least|exactly) )")
 
 def _fill(t:str, cid:str, params:dict, rules:bool=False)->str:
-    hooks = get_type(cid).hooks.get("derived", {}) | (READER_DERIVED.get(cid, {}) if rules else {})
+    hooks = get_type(cid).hooks.get("derived", {}) | (reader_derived(cid) if rules else {})
     derived = {k: f(params) for k, f in hooks.items()}
     s = _FEWER.sub("fewer than ", t.format(alias=_A, **{k: v for k, v in params.items() if v is not None}, **derived))
     return _KEEP_MORE.sub(f"Give {_A} ", s)      # "keep it to more than 40 words" says the opposite of what it means

@@ -74,7 +74,8 @@ def _witness_has_keys(box, keys): box.names += [k for k in keys if k not in box.
 def _mutate_has_keys(r, keys): return rename_part(r, keys[0])
 
 @constraint("json.has_keys", "structure", {"json"}, params=dict(keys=TextListParam(1, 5, vocab="key")), opens=("keys", "key"),
-    voices=dict(paper="{alias} must have at least these keys: {keys_joined}."),
+    voices=dict(paper="{alias} must have at least these keys: {keys_joined}.",
+                reader="{alias} must include the {keys_noun} {keys_joined}."),   # the reader's rules: no "top-level" where it adds nothing
     templates=("{alias} must include the following top-level {keys_noun}: {keys_joined}.",
                "{alias} must contain the {keys_noun} {keys_joined}, spelled exactly like that.",
                "Make sure {alias} has the top-level {keys_noun} {keys_joined}."),
@@ -103,7 +104,7 @@ def _mutate_key_count(r, rel, n):
     voices=dict(paper="The number of keys in {alias} must be {rel} {n}."),
     templates=("{alias} must have {rel} {n_keys}.",
                "Use {rel} {n_keys} in {alias}."),
-    derived={"n_keys": _counted("top-level key")}, feasible=_some,
+    derived={"n_keys": _counted("top-level key"), "n_keys:reader": _counted("key")}, feasible=_some,   # `name:reader`: the reader voice's form
     examples=[('{"a": 1, "b": {"c": 2}}', dict(rel="exactly", n=2), True),
               ('{"a": 1, "b": 2, "c": 3}', dict(rel="at most", n=2), False)],
     description="number of top-level keys meets a relation ({rel}) against a target n",
@@ -144,7 +145,8 @@ def _witness_elements_at(box, positions): box.positions = sorted(set(box.positio
 def _mutate_elements_at(r, positions): r.parts = r.parts[:max(positions)]; return f"no item {max(positions) + 1}"
 
 @constraint("array.elements_at", "structure", {"array"}, params=dict(positions=IntListParam(1, 3, 0, 7)),
-    voices=dict(paper="{alias} has specific requirements at {positions_noun} {positions_joined}."),
+    voices=dict(paper="{alias} has specific requirements at {positions_noun} {positions_joined}.",
+                reader="{alias} must have at least {min_items}."),   # the reader's rules: the items' own sentences name the positions
     opens=("positions", "index"),
     templates=("{alias} must include {an_item} {positions_joined}.",
                "Make sure {alias} has {an_item} {positions_joined}.",
