@@ -24,7 +24,7 @@ __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE',
            'MIN_SENTENCE_WORDS', 'LETTER_SHARE', 'LINKED', 'CODE_TYPES', 'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED',
            'load_tasks', 'child_kind', 'held_kinds', 'can_reach', 'structure_word', 'fights_context', 'free_pool',
            'lexical_values', 'round_numbers', 'humanise', 'draw_params', 'content_types', 'structure_types', 'opener',
-           'long_form', 'fits_role', 'terse', 'letter_trick', 'count_problem', 'sample_tree', 'fit_count']
+           'long_form', 'fits_role', 'terse', 'mixed_form', 'letter_trick', 'count_problem', 'sample_tree', 'fit_count']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -250,11 +250,13 @@ MIN_SENTENCE_WORDS = 6   # reader's rules: fewer words per asked-for sentence (o
 
 def terse(cons:list)->str|None:
     "Reader's rules: do the constraints of one part ask for more sentences, bullets or paragraphs (or pinned words) than its word cap can fill naturally?"
-    hi, lo, pinned, s_hi, bullets = INF, 1, 0, INF, 0
+    hi, lo, pinned, s_hi, bullets, rep = INF, 1, 0, INF, 0, 0
     for cid, p in cons:
         if cid == "string.num_sentences": s_hi = rel_interval(p["rel"], p["n"])[1]
         if cid == "string.bullet_list": bullets = p["n"]
-        if cid == "string.keyword_frequency": pinned += sum(rel_interval(sp["rel"], sp["n"])[0] * len(sp["keyword"].split()) for sp in p["specs"])
+        if cid == "string.keyword_frequency":
+            pinned += sum(rel_interval(sp["rel"], sp["n"])[0] * len(sp["keyword"].split()) for sp in p["specs"])
+            rep = max([rel_interval(sp["rel"], sp["n"])[0] for sp in p["specs"]] + [rep])
         elif cid == "string.contains": pinned += sum(len(w.split()) for w in p["words"])
         elif cid == "string.capital_word_frequency": pinned += rel_interval(p["rel"], p["n"])[0]
         if cid == "string.num_words": hi = min(hi, rel_interval(p["rel"], p["n"])[1])
@@ -263,10 +265,19 @@ def terse(cons:list)->str|None:
         elif cid in ("string.bullet_list", "string.section_checker", "string.nth_paragraph_first_word"): lo = max(lo, p["n"])
     if hi < INF and hi < 2 * pinned: return f"terse: {pinned} pinned words in at most {hi} words"
     if bullets > s_hi: return f"terse: {bullets} bullets in at most {s_hi} sentences"
+    if rep > 1 and rep > s_hi: return f"terse: a word {rep} times in at most {s_hi} sentences"
     return f"terse: {lo} sentences or parts in at most {hi} words" if hi < INF and hi < MIN_SENTENCE_WORDS * lo else None
 
 LETTER_SHARE = dict(e=.127, t=.091, a=.082, o=.075, i=.07, n=.067, s=.063, h=.061, r=.06, d=.043, l=.04, c=.028, u=.028, m=.024,
                     w=.024, f=.022, g=.02, y=.02, p=.019, b=.015, v=.01, k=.008, j=.002, x=.0015, q=.001, z=.0007)   # of English letters
+
+def mixed_form(cons:list)->str|None:
+    "Reader's rules: does one part ask to be a bulleted list and paragraphs at once, or all in capitals yet open or close on a phrase in lower case?"
+    ids = {cid for cid, _ in cons}
+    if "string.bullet_list" in ids and "string.nth_paragraph_first_word" in ids: return "mixed form: a bulleted list in paragraphs"
+    if "string.capital_letters" in ids and ids & {"string.starts_with", "string.end_checker", "string.nth_paragraph_first_word"}:
+        return "mixed form: all in capitals, opening or closing on a lower-case phrase"
+    return None
 
 def letter_trick(cons:list, root:bool)->str|None:
     "Reader's rules: does a letter count starve a common letter or force a rare one (more than 3x off what the part's size gives)?"
@@ -317,7 +328,7 @@ def _draw_content(st, node:ConstraintNode, chain:list, root:bool):
             except ParamError: continue
             cons.append((cid, p)); words += w
         node.constraints = cons
-        why = (st.tier.reader_rules and (terse(cons) or letter_trick(cons, root))) or (st.judge(node, chain) if cons else "no parameters could be drawn")
+        why = (st.tier.reader_rules and (terse(cons) or letter_trick(cons, root) or mixed_form(cons))) or (st.judge(node, chain) if cons else "no parameters could be drawn")
         if why is None: st.used += words; return
         st.redraws[why.split(":")[0]] = st.redraws.get(why.split(":")[0], 0) + 1
     raise ParamError(f"no satisfiable content for a string scope at level {len(chain)}")

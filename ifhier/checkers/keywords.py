@@ -201,7 +201,7 @@ def _witness_keyword_frequency(spec, specs):
 
 def _mutate_keyword_frequency(t, specs):
     s = specs[0]; k = need_more(s["rel"], s["n"], occurrences(t, s["keyword"]))
-    t2 = insert_mid(t, " ".join([s["keyword"]] * k)) if k > 0 else phrase_pattern(s["keyword"]).sub("thing", t, count=-k)
+    t2 = insert_mid(t, " ".join([s["keyword"]] * k), avoid=phrase_pattern(s["keyword"])) if k > 0 else phrase_pattern(s["keyword"]).sub("thing", t, count=-k)
     return t2, f"'{s['keyword']}'"
 
 @constraint("string.keyword_frequency", "content", {"string"}, slack=Slack(specs="specs", pins="word"),

@@ -73,7 +73,9 @@ def _witness_num_sentences(spec, rel, n): spec.sentences = meet(spec.sentences, 
 
 def _mutate_num_sentences(t, rel, n):
     k = need_more(rel, n, count_sentences(t))
-    t2 = insert_mid(t, " ".join(["Here is one more."] * k)) if k > 0 else re.sub(r"[.!?]\s+(\w)", lambda m: " " + m[1].lower(), t, count=-k)
+    t2 = insert_mid(t, " ".join(["Here is one more."] * k)) if k > 0 else t
+    while k < 0 and (t3 := re.sub(r"[.!?]\s+([*_]*)(\w)", lambda m: " " + m[1] + m[2].lower(), t2, count=-k)) != t2:   # join (past emphasis) until the count is off
+        t2 = t3; k = min(0, need_more(rel, n, count_sentences(t2)))
     return t2, counted(count_sentences(t2), "sentence")
 
 @constraint("string.num_sentences", "content", {"string"}, slack=Slack(rel="rel", n="n", pins="whole"), params=dict(rel=RelParam(), n=IntParam(2, 20, by_place=scoped(root=(3, 20), section=(2, 8), item=(2, 3), value=(2, 4)))),
