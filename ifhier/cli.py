@@ -79,12 +79,13 @@ def out_option(p:argparse.ArgumentParser, # a command's parser
 
 # %% ../nbs/90_cli.ipynb #c7249b8e
 def _bench_commands(sub):
+    from ifhier.bench.tiers import TIERS     # the declared tiers (a light module: dataclasses only)
     p = command(sub, "build", "ifhier.bench.build:cli_build", "build the IFHierBench benchmark: prompts per depth 0-3, each with a passing witness",
                 reads=("tasks", "from"), writes=("out", "summary"))
     p.add_argument("--out", metavar="FILE", help="benchmark JSONL to write (default: the tier's file name in the current folder, "
                    "e.g. ifhierbench_hard.jsonl)")
     seed_option(p, "the build")
-    p.add_argument("--tier", choices=("core", "hard", "scale", "core-1.3"), default="core",
+    p.add_argument("--tier", choices=tuple(TIERS), default="core",
                    help="which benchmark: the core (150 per depth), the hard tier (wider trees, more and more precise constraints), "
                         "the density sweep (depths 1-3, exactly K constraints, K in 4..32), or core-1.3 (the core before the reader's rules)")
     p.add_argument("--tasks", help="seed tasks JSONL (default: the shipped seed tasks)")

@@ -119,7 +119,9 @@ def to_text(r:Real|str,  # a written scope
 def insert_mid(t:str, s:str, avoid:re.Pattern|None=None)->str:
     "Insert `s` into `t` as words after a sentence end near the middle (or at a middle space), never inside a match of `avoid`."
     cuts = [m.end() for m in re.finditer(r"[.!?] (?=\w)", t)] or [m.start() + 1 for m in re.finditer(r" ", t)]
-    if avoid is not None: cuts = [c for c in cuts if not any(m.start() < c < m.end() for m in avoid.finditer(t))]
+    if avoid is not None:
+        inside = [m.span() for m in avoid.finditer(t)]          # found once, not once per cut
+        cuts = [c for c in cuts if not any(a < c < b for a, b in inside)]
     if not cuts: return t + " " + s
     i = min(cuts, key=lambda c: abs(c - len(t) // 2))
     return t[:i] + s + " " + t[i:]

@@ -300,7 +300,8 @@ def constraint_wordings(cid:str,     # constraint type id
     m = re.fullmatch(r"the (value of key|section under heading|section labeled) '(.*)'", alias)
     via = {{"value of key": "key", "section under heading": "heading", "section labeled": "label"}[m[1]]: m[2]} if m else None
     root = alias == "the response"
-    for t, rules in [(t, r) for t in get_type(cid).templates for r in (False, True)] + [(reader_wording(cid), True)]:
+    rule_forms = (False, True) if reader_derived(cid) else (False,)   # the rules' fields change a template's text only where declared
+    for t, rules in [(t, r) for t in get_type(cid).templates for r in rule_forms] + [(reader_wording(cid), True)]:
         if t is None: continue
         s = _fill(t, cid, params, rules)
         full += [_finish(x, a) for a in aliases for x in (s, vary(s))]
