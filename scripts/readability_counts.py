@@ -152,6 +152,8 @@ LINK_NO_ORDER = re.compile(r"(?:^|(?<=[.!?]\s))(?:Next|Then),", re.M)
 ORDER_SET = re.compile(r"(?:^|(?<=[.!?]\s))(?:First|To start|Start|Begin)\b", re.M)
 POSITIONS = re.compile(r"\b(?:an? )?(?:items?|elements?|entries|entry) at positions? \d")
 ITEM_OF = re.compile(r"\b[Ii]tem \d+ of the \"[^\"]+\" (?:list|field|section)")
+BARE_ITEM = re.compile(r"\b[Tt]he (?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth) (?:bullet|item)\b(?! of)")
+MAIN_LEVEL = re.compile(r"with (#+) headings for (?:its|the) main sections")
 FREQ = dict(e=.127, t=.091, a=.082, o=.075, i=.07, n=.067, s=.063, h=.061, r=.06, d=.043, l=.04, c=.028, u=.028, m=.024, w=.024, f=.022,
             g=.02, y=.02, p=.019, b=.015, v=.01, k=.008, j=.002, x=.0015, q=.001, z=.0007)   # English letters per letter of text
 PURPOSE = [   # a purpose line, and what in the tree (root kind, constraint ids) it contradicts
@@ -193,6 +195,19 @@ def _array_flags(v)->tuple:
 
 def _short(v)->bool: return _name(v.node) in SHORT_PARTS
 
+def _cramped(cons)->bool:
+    "Counts one part cannot meet as prose: more words than ~6.5 characters each fit under its character cap, a character floor at 9+ per allowed word, paragraphs under 80 characters or sentences and bullets under 45 each, a word asked r times in fewer than 10r words."
+    lo = dict(exactly=0, **{"at least": 0, "more than": 1}); hi = dict(exactly=0, **{"at most": 0, "less than": -1})
+    words_lo = max([p["n"] + lo[p["rel"]] for c, p in cons if c == "string.num_words" and p["rel"] in lo] + [0])
+    words_hi = min([p["n"] + hi[p["rel"]] for c, p in cons if c == "string.num_words" and p["rel"] in hi] + [10**9])
+    chars_hi = min([p["max_chars"] for c, p in cons if c == "string.string_length"] + [10**9])
+    chars_lo = max([p["min_chars"] for c, p in cons if c == "string.string_length"] + [0])
+    paras = max([p["n"] for c, p in cons if c == "string.nth_paragraph_first_word"] + [0])
+    parts = max([p["n"] + lo.get(p.get("rel", "exactly"), -p["n"]) for c, p in cons if c in ("string.num_sentences", "string.bullet_list")] + [0])
+    rep = max([s["n"] + lo.get(s["rel"], -s["n"]) for c, p in cons if c == "string.keyword_frequency" for s in p["specs"]] + [0])
+    return (chars_hi < 6.5 * words_lo or chars_lo > 9 * max(words_hi, 1) or chars_hi < 80 * paras or chars_hi < 45 * parts
+            or (rep > 1 and min(words_hi, chars_hi / 6.5) < 10 * rep))
+
 def reader_rule_counts(recs:list)->dict:
     "Issue 23's reader's-rule counts over benchmark records `recs` (prompt + tree only): prompts per count, and shares."
     c, d23, rng_n, rng3 = Counter(), 0, 0, 0
@@ -220,6 +235,7 @@ def reader_rule_counts(recs:list)->dict:
                     rng_n += 1; rng3 += p["max_chars"] == 3 * p["min_chars"]
                 if _short(v) and (cid == "string.string_length" or (cid in ("string.num_words", "string.num_sentences") and p["rel"] in LOWER_REL)):
                     hit.add("lower_bound_on_short_part")
+            if _cramped(v.node.constraints): hit.add("cramped_part")
             if v.parent is not None:
                 for cid, name in (("string.title", "title_in_part"), ("string.postscript", "postscript_in_part"),
                                   ("string.quotation", "quote_wrap_in_part"), ("string.section_checker", "section_x_in_part")):
@@ -229,6 +245,12 @@ def reader_rule_counts(recs:list)->dict:
             if r["depth"] >= 2: c["_pos23"] += 1
         d23 += r["depth"] >= 2
         if ITEM_OF.search(prompt): hit.add("item_n_of_list")
+        lists = [_name(v.node) for v in vs if v.node.children and all("index" in (c.via or {}) for c in v.node.children) and _name(v.node)]
+        for par in map(str.casefold, prompt.split("\n\n")):   # a bare "the fourth bullet" after a second list is named: which list?
+            firsts = sorted(m.start() for n in set(lists) if (m := re.search(f'"{re.escape(n)}"[^."]{{0,60}}?(?:bulleted|list)', par)))
+            if len(firsts) >= 2 and BARE_ITEM.search(par, firsts[1]): hit.add("two_lists_one_paragraph")
+        level = next((p.get("level") for cid, p in vs[0].node.constraints if cid == "markdown.heading_count" and p.get("level")), None)
+        if level and (m := MAIN_LEVEL.search(prompt)) and len(m[1]) != level: hit.add("heading_level_disagrees")
         if re.search(r"\bunique\b", prompt): hit.add("unique_word")
         if "spelled exactly like that" in prompt: hit.add("spelled_exactly")
         nested = sum(v.node.kind == "json" and any(ch.kind == "json" for ch in v.node.children) for v in vs)
@@ -249,7 +271,8 @@ def reader_rule_counts(recs:list)->dict:
 READER_COUNTS = ("doc_part_nested", "json_array_mixed", "lone_object_in_text_list", "sign_off_in_part", "title_in_part",
                  "postscript_in_part", "quote_wrap_in_part", "section_x_in_part", "placeholder_misplaced", "letter_count_below_root",
                  "letter_starved_or_forced", "lower_bound_on_short_part", "position_phrase", "item_n_of_list", "unique_word",
-                 "spelled_exactly", "top_level_adds_nothing", "generic_lead_in", "link_without_order", "purpose_line_disagrees")
+                 "spelled_exactly", "top_level_adds_nothing", "generic_lead_in", "link_without_order", "purpose_line_disagrees",
+                 "cramped_part", "two_lists_one_paragraph", "heading_level_disagrees")
 
 def main(argv=None)->int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -54,11 +54,11 @@ def test_draw_from_another_bench_in_one_voice(tmp_path):
     assert bad.returncode != 0 and "cannot draw 99" in bad.stderr and "Traceback" not in bad.stderr
 
 def test_shipped_hard_panel_is_the_shipped_hard_tier_and_scores(tmp_path):
-    "The hard-tier panel was drawn from build 2.0-hard; 27 of its 32 prompts are unchanged in the shipped 2.1-hard (the later reader's rules redrew 5); every constraint carries a sealed label."
+    "The hard-tier panel was drawn from build 2.0-hard; 21 of its 32 prompts are unchanged in the shipped 2.2-hard (the later reader's rules redrew or reworded 11); every constraint carries a sealed label."
     hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
     drawn = pd.read_json(PANEL.parent / "panel_hard" / "bench.jsonl", lines=True).to_dict("records")
     assert len(drawn) == 32 and {r["builder_version"] for r in drawn} == {"ifhier-build/2.0-hard"}
-    assert sum(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn) == 27
+    assert sum(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn) == 21
     r = _panel("score", "--panel", PANEL.parent / "panel_hard", "--out", tmp_path, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(tmp_path / "verdicts.csv")
@@ -66,3 +66,26 @@ def test_shipped_hard_panel_is_the_shipped_hard_tier_and_scores(tmp_path):
     p = pd.read_csv(tmp_path / "prompts.csv")
     assert p.groupby("depth").size().to_dict() == {0: 8, 1: 8, 2: 8, 3: 8}
     assert "Wilson 95% CI" in r.stdout and "paired wording effect" not in r.stdout
+
+def test_second_hard_panel_scores_as_its_provenance_says(tmp_path):
+    "Round 2 (a fresh draw on build 2.1-hard, seed 26): 23 of its 32 prompts unchanged in 2.2-hard; checker and readers agree on 486 of 487; 32/32 prompts pass; the one checker failure is 'Moon's' counted as two words."
+    R = PANEL.parent / "panel_hard" / "round2"
+    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    drawn = pd.read_json(R / "bench.jsonl", lines=True).to_dict("records")
+    assert len(drawn) == 32 and {r["builder_version"] for r in drawn} == {"ifhier-build/2.1-hard"}
+    assert sum(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn) == 23
+    r = _panel("score", "--panel", R, "--out", tmp_path, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "agree on 486/487 constraints" in r.stdout
+    df = pd.read_csv(tmp_path / "verdicts.csv")
+    assert df.reader.notna().all() and len(df) == 2 * 487
+    off = df[(df.checker != df.reader) & (df.profile == "strict")]
+    assert len(off) == 1 and off.iloc[0].constraint == "string.num_words" and off.iloc[0].reader == "pass"
+    p = pd.read_csv(tmp_path / "prompts.csv")
+    assert p.passed.all() and p.groupby("depth").size().to_dict() == {0: 8, 1: 8, 2: 8, 3: 8}
+    later = pd.read_csv(PANEL.parent / "panel_hard" / "readability_core_2.1_vs_hard_2.2.csv")
+    assert len(later) == 80 and set(later.rater) == {"E", "F"} and later.as_shipped.sum() == 74   # 37 prompts x 2 raters as shipped
+    shipped = {r["id"]: r["prompt"] for f in ("ifhierbench.jsonl", "ifhierbench_hard.jsonl") for r in pd.read_json(ROOT / "ifhier" / "data" / f, lines=True).to_dict("records")}
+    assert set(later.id) <= set(shipped)
+    rt = pd.read_csv(R / "readability_core_2.0_vs_hard_2.1.csv")
+    assert len(rt) == 80 and set(rt.rater) == {"A", "B"} and rt.groupby("build").size().to_dict() == {"core-2.0": 40, "hard-2.1": 40}

@@ -225,6 +225,8 @@ _END = lambda s: ("string.end_checker", {"end_phrase": s})
 _LET = lambda l, rel, n: ("string.letter_frequency", {"specs": [{"letter": l, "rel": rel, "n": n}]})
 _POS = lambda *ps: ("array.elements_at", {"positions": list(ps)})
 _md = lambda *kids: _n("markdown", None, [_MD(*[next(iter(k["via"].values())) for k in kids])], kids)
+_L = lambda via: _n("array", via, [_POS(1, 2)], [_S({"index": 1}, ("string.comma", {})), _S({"index": 2}, ("string.comma", {}))])
+_HC = lambda level: ("markdown.heading_count", dict(rel="exactly", n=2, **({"level": level} if level else {})))
 
 READER_CASES = {   # count: (records that must trigger it, records that must not)
     "doc_part_nested": ([_rec(_md(_n("markdown", {"heading": "Body"}, [_MD("Conclusion")], [_S({"heading": "Conclusion"}, ("string.comma", {}))])))],
@@ -268,6 +270,20 @@ READER_CASES = {   # count: (records that must trigger it, records that must not
                         [_rec(_S(None), "Write.\n\nI'll paste this into a page that renders Markdown. Keep it short.")]),
     "link_without_order": ([_rec(_S(None), "Write.\n\nKeep it short. Next, use no commas."), _rec(_S(None), "Write.\n\nThen, keep it short.")],
                            [_rec(_S(None), "Write.\n\nFirst repeat the request. Then, answer it."), _rec(_S(None), "Write.\n\nKeep it short. Also, use no commas.")]),
+    "cramped_part": ([_rec(_S(None, ("string.num_words", {"rel": "at least", "n": 70}), _LEN(200, 260))),
+                      _rec(_S(None, ("string.num_words", {"rel": "less than", "n": 7}), _LEN(80, 120))),
+                      _rec(_S(None, ("string.nth_paragraph_first_word", {"n": 2, "nth": 1, "first_word": "tide"}), _LEN(50, 75))),
+                      _rec(_S(None, ("string.num_sentences", {"rel": "exactly", "n": 6}), _LEN(170, 220))),
+                      _rec(_S(None, ("string.keyword_frequency", {"specs": [{"keyword": "commuters", "rel": "exactly", "n": 3}]}), _LEN(60, 75)))],
+                     [_rec(_S(None, ("string.num_words", {"rel": "exactly", "n": 8}), _LEN(55, 70))),
+                      _rec(_S(None, ("string.num_words", {"rel": "more than", "n": 20}))),
+                      _rec(_S(None, ("string.keyword_frequency", {"specs": [{"keyword": "tide", "rel": "exactly", "n": 3}]}), ("string.num_words", {"rel": "exactly", "n": 40})))]),
+    "two_lists_one_paragraph": ([_rec(_md(_L({"heading": "Steps"}), _L({"heading": "Tips"})), 'Write.\n\nWrite "Steps" as a bulleted list. The second bullet is short. Write "Tips" as a bulleted list. The third bullet is long.')],
+                                [_rec(_md(_L({"heading": "Steps"}), _L({"heading": "Tips"})), 'Write.\n\nWrite "Steps" as a bulleted list. The second bullet is short. Write "Tips" as a bulleted list. The third bullet of the "Tips" list is long.'),
+                                 _rec(_md(_L({"heading": "Steps"}), _L({"heading": "Tips"})), 'Write.\n\nWrite "Steps" as a bulleted list. The second bullet is short.\n\nWrite "Tips" as a bulleted list. The third bullet is long.')]),
+    "heading_level_disagrees": ([_rec(_n("markdown", None, [_HC(1)], []), "Write it in Markdown with ## headings for its main sections.\n\nUse exactly 2 headings of level 1 (#).")],
+                                [_rec(_n("markdown", None, [_HC(1)], []), "Write it in Markdown with # headings for its main sections.\n\nUse exactly 2 headings of level 1 (#)."),
+                                 _rec(_n("markdown", None, [_HC(None)], []), "Write it in Markdown with ## headings for its main sections.\n\nUse exactly 2 headings.")]),
     "purpose_line_disagrees": ([_rec(_S(None, _PH), "Write.\n\nI'll use your text as it is. Keep it short."),
                                 _rec(_md(_S({"heading": "Tips"}, ("string.comma", {}))), "Write.\n\nMy script reads this as JSON, so the structure matters.")],
                                [_rec(_S(None, ("string.comma", {})), "Write.\n\nI'll use your text as it is. Keep it short."),
@@ -323,3 +339,11 @@ def test_wording_lives_in_the_declarations():
                 assert not any(isinstance(x, (str, dict)) for k, x in val.items() if k in REGISTRY), f"{mod.__name__}.{name} words types"
     assert reader_wording("json.has_keys") == get_type("json.has_keys").voices["reader"]
     assert reader_derived("json.key_count")["n_keys"](dict(n=3)) == "3 keys"
+
+def test_room_rule_tiers_have_no_cramped_part():
+    "Core 2.1, hard and scale 2.2: no counts one part cannot meet as prose, no bare 'fourth bullet' after a second list opens in a paragraph, no main-section heading level that a count contradicts; build 1.3 shows the counter sees the first."
+    def counts(name): return RC.reader_rule_counts([json.loads(l) for l in (ROOT / "ifhier" / "data" / name).read_text(encoding="utf-8").splitlines() if l.strip()])
+    for name in ("ifhierbench.jsonl", "ifhierbench_hard.jsonl", "ifhierbench_scale.jsonl"):
+        c = counts(name)
+        assert (c["cramped_part"], c["two_lists_one_paragraph"], c["heading_level_disagrees"]) == (0, 0, 0), (name, c)
+    assert counts("ifhierbench_1.3.jsonl")["cramped_part"] > 0

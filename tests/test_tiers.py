@@ -1,5 +1,5 @@
 """Build tiers (issue 23): the hard tier's shape and reader's rules on the shipped file, the density sweep's exact K,
-the witness on every core, hard and scale prompt, byte-identical small rebuilds, the core 2.0 under the reader's rules,
+the witness on every core, hard and scale prompt, byte-identical small rebuilds, the core 2.1 under the reader's rules,
 and the core before them (1.3) still rebuilt byte for byte.
 
 The reader's rules are checked here from the vocabulary file and the trees alone, not through the sampler's code."""
@@ -155,12 +155,12 @@ def test_small_scale_build_matches_the_shipped_file(scale):
 
 def test_small_core_build_matches_the_shipped_file(core):
     a, _ = build_benchmark(TASKS, seed=0, per_depth=2, tier="core")
-    assert all(r["tier"] == "core" and "difficulty" in r and r["builder_version"] == "ifhier-build/2.0" for r in a)
+    assert all(r["tier"] == "core" and "difficulty" in r and r["builder_version"] == "ifhier-build/2.1" for r in a)
     for d in range(4):
         assert [_strip(r) for r in a if r["depth"] == d] == [_strip(r) for r in core if r["depth"] == d][:2]
 
 def test_core_shape(core):
-    "Core 2.0: 150 prompts per depth, all 35 types, at least 6 constraints on average at depth 3, ranges of varied width."
+    "Core 2.1: 150 prompts per depth, all 35 types, at least 6 constraints on average at depth 3, ranges of varied width."
     from ifhier.registry import REGISTRY
     assert Counter(r["depth"] for r in core) == {d: 150 for d in range(4)}
     assert {cid for r in core for v in _visits(r) for cid, _ in v.node.constraints} == set(REGISTRY)

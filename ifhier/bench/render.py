@@ -107,7 +107,7 @@ def md_levels(tree:ConstraintNode)->dict:
         c = ctx.get(id(v.parent), 0) if v.parent is not None else 0
         if v.node.kind == "markdown":
             lv = next((p.get("level") for cid, p in v.node.constraints if cid == "markdown.heading_count" and p.get("level")), None)
-            out[v.path] = max(c + 1 if c else 2, lv or 0)
+            out[v.path] = max(c + 1, lv or 0) if c else lv or 2   # the top sections are at the level a count names, if one does
         ctx[id(v.node)] = 0 if v.node.kind == "json" else out.get(v.path, c)
     return out
 
@@ -197,14 +197,15 @@ def _woven(task:str, tree:ConstraintNode, level:int)->str|None:
     if k == "markdown" and any(c.kind == "markdown" for c in tree.children): phrase = f"written in Markdown with {'#' * level} headings for its main sections"
     return t[:-1] + ", " + phrase + "."
 
-def _paragraphs(groups:list)->list[str]:
-    "Join neighbouring groups of sentences while the paragraph stays under `PARA_WORDS` words."
-    out = []
-    for g in groups:
-        text = " ".join(g)
+def _paragraphs(groups:list, itemized:list|None=None)->list[str]:
+    "Join neighbouring groups of sentences while the paragraph stays under `PARA_WORDS` words and names the items of one list at most (`itemized[i]`: group i names some)."
+    out, items = [], False
+    for i, g in enumerate(groups):
+        text, named = " ".join(g), bool(itemized and itemized[i])
         if not text: continue
-        if out and "\n" not in out[-1] and len(out[-1].split()) + len(text.split()) <= PARA_WORDS: out[-1] += " " + text
-        else: out.append(text)
+        if out and "\n" not in out[-1] and len(out[-1].split()) + len(text.split()) <= PARA_WORDS and not (items and named):
+            out[-1] += " " + text; items |= named
+        else: out.append(text); items = named
     return out
 
 def _bullets(v)->bool:
@@ -212,11 +213,12 @@ def _bullets(v)->bool:
     if v.parent is None: return all(c.kind == "string" for c in v.node.children)
     return v.parent.kind not in ("json", "array")
 
-def _say_as(v, prev, views:dict)->str|None:
-    "The reader's name of scope `v` if it is a list item ('the second bullet'; bare right after its list or a plain sibling), else None."
+def _say_as(v, prev, views:dict, named:list)->str|None:
+    "The reader's name of scope `v` if it is a list item ('the second bullet'; bare right after its list or a plain sibling, while it is the only list `named` in its part of the prompt), else None."
     if v.parent is None or "index" not in (v.node.via or {}): return None
     bare = prev is not None and (prev.node is v.parent or (prev.parent is v.parent and not prev.node.children))
-    return reader_name(v.alias, v.node.kind, _bullets(views[id(v.parent)]), bare)
+    if not any(p is v.parent for p in named): named.append(v.parent)
+    return reader_name(v.alias, v.node.kind, _bullets(views[id(v.parent)]), bare and len(named) == 1)
 
 # %% ../../nbs/bench/31_render.ipynb #582eb2de
 def render_parts(tree:ConstraintNode,       # the constraint tree
@@ -232,12 +234,12 @@ def render_parts(tree:ConstraintNode,       # the constraint tree
     sk, weave = rng.random() < P_SKELETON, rng.random() < P_WEAVE
     shape = skeleton(tree) if sk else None
     woven = _woven(head, tree, levels.get("$", 2)) if weave and not shape and tree.kind != "string" else None
-    groups, per_scope, prev, views = [], [], None, {}
+    groups, per_scope, prev, views, lists = [], [], None, {}, []
     cids = frozenset(c for v in iter_nodes(tree) for c, _ in v.node.constraints)
     for v in iter_nodes(tree):
-        if v.depth <= 1: groups.append([])
+        if v.depth <= 1: groups.append([]); named = []; lists.append(named)   # the lists whose items this part of the prompt has named
         root, views[id(v.node)] = v.parent is None, v
-        say = _say_as(v, prev, views) if rules else None
+        say = _say_as(v, prev, views, named) if rules else None
         sents = render_scope(v.node, v.alias, rng, merge_p, pick, inside=None if root else v.parent.kind,
                              level=levels.get(v.path, 2), kind_sent=not (root and (shape or woven)),
                              skip=("json.has_keys", "labeled.has_labels") if root and shape else (), voice=voice, rules=rules, say_as=say)
@@ -248,7 +250,7 @@ def render_parts(tree:ConstraintNode,       # the constraint tree
     if voice:   # the links go between scopes' sentences: regroup after them
         flat = voice.link([s for g in groups for s in g])
         groups = [flat[sum(map(len, groups[:i])):sum(map(len, groups[:i + 1]))] for i in range(len(groups))]
-    return woven or head, per_scope, _paragraphs(groups)
+    return woven or head, per_scope, _paragraphs(groups, lists if rules else None)
 
 def render_prompt(tree:ConstraintNode,       # the constraint tree
                   task:dict,                 # the seed task (task, optional context)

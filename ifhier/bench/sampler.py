@@ -21,10 +21,11 @@ from .tiers import Tier, TIERS
 # %% auto #0
 __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE', 'P_OPEN', 'P_EXTRA', 'N_CONTENT', 'FANOUT',
            'STRUCTURE_WORDS', 'COUNT_NAMES', 'VALUE_SETS', 'PART_BARRED', 'UPPER_ONLY', 'SHORT_BARRED', 'LENGTHS',
-           'MIN_SENTENCE_WORDS', 'LETTER_SHARE', 'LINKED', 'CODE_TYPES', 'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED',
-           'load_tasks', 'child_kind', 'held_kinds', 'can_reach', 'structure_word', 'fights_context', 'free_pool',
-           'lexical_values', 'round_numbers', 'humanise', 'draw_params', 'content_types', 'structure_types', 'opener',
-           'long_form', 'fits_role', 'terse', 'mixed_form', 'letter_trick', 'count_problem', 'sample_tree', 'fit_count']
+           'MIN_SENTENCE_WORDS', 'CHARS_PER_WORD', 'CHARS_PER_PARAGRAPH', 'CHARS_PER_SENTENCE', 'WORDS_PER_REPEAT',
+           'LETTER_SHARE', 'LINKED', 'CODE_TYPES', 'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED', 'load_tasks',
+           'child_kind', 'held_kinds', 'can_reach', 'structure_word', 'fights_context', 'free_pool', 'lexical_values',
+           'round_numbers', 'humanise', 'draw_params', 'content_types', 'structure_types', 'opener', 'long_form',
+           'fits_role', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'count_problem', 'sample_tree', 'fit_count']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -268,6 +269,27 @@ def terse(cons:list)->str|None:
     if rep > 1 and rep > s_hi: return f"terse: a word {rep} times in at most {s_hi} sentences"
     return f"terse: {lo} sentences or parts in at most {hi} words" if hi < INF and hi < MIN_SENTENCE_WORDS * lo else None
 
+CHARS_PER_WORD = (6.5, 9)   # reader's rules: the characters a word takes in plain prose, with room (fewest, most)
+CHARS_PER_PARAGRAPH = 80    # and the fewest a paragraph takes (a sentence of a dozen words)
+CHARS_PER_SENTENCE = 45     # the fewest a sentence or a bullet takes (six or seven words)
+WORDS_PER_REPEAT = 10       # the words of room a part needs for each time it must use one word
+
+def cramped(cons:list)->str|None:
+    "Reader's rules: does one part ask for more words than its character cap holds in plain prose, or so few words that its character floor needs long ones?"
+    w_lo, w_hi, c_lo, c_hi, paras, parts, rep = 0, INF, 0, INF, 0, 0, 0
+    for cid, p in cons:
+        if cid == "string.nth_paragraph_first_word": paras = p["n"]
+        if cid == "string.num_sentences" or cid == "string.bullet_list": parts = max(parts, rel_interval(p.get("rel", "exactly"), p["n"])[0])
+        if cid == "string.keyword_frequency": rep = max([rel_interval(sp["rel"], sp["n"])[0] for sp in p["specs"]] + [rep])
+        if cid == "string.num_words": lo, hi = rel_interval(p["rel"], p["n"]); w_lo, w_hi = max(w_lo, lo), min(w_hi, hi)
+        elif cid == "string.string_length": c_lo, c_hi = max(c_lo, p["min_chars"] or 0), min(c_hi, p["max_chars"] or INF)
+    if w_lo and c_hi < CHARS_PER_WORD[0] * w_lo: return f"cramped: {w_lo} or more words in at most {c_hi} characters"
+    if w_hi < INF and c_lo > CHARS_PER_WORD[1] * max(w_hi, 1): return f"cramped: at most {w_hi} words in at least {c_lo} characters"
+    if paras and c_hi < CHARS_PER_PARAGRAPH * paras: return f"cramped: {paras} paragraphs in at most {c_hi} characters"
+    if parts and c_hi < CHARS_PER_SENTENCE * parts: return f"cramped: {parts} sentences or bullets in at most {c_hi} characters"
+    if rep > 1 and min(w_hi, c_hi / CHARS_PER_WORD[0]) < WORDS_PER_REPEAT * rep: return f"cramped: a word {rep} times in at most {min(w_hi, int(c_hi / CHARS_PER_WORD[0]))} words"
+    return None
+
 LETTER_SHARE = dict(e=.127, t=.091, a=.082, o=.075, i=.07, n=.067, s=.063, h=.061, r=.06, d=.043, l=.04, c=.028, u=.028, m=.024,
                     w=.024, f=.022, g=.02, y=.02, p=.019, b=.015, v=.01, k=.008, j=.002, x=.0015, q=.001, z=.0007)   # of English letters
 
@@ -328,7 +350,7 @@ def _draw_content(st, node:ConstraintNode, chain:list, root:bool):
             except ParamError: continue
             cons.append((cid, p)); words += w
         node.constraints = cons
-        why = (st.tier.reader_rules and (terse(cons) or letter_trick(cons, root) or mixed_form(cons))) or (st.judge(node, chain) if cons else "no parameters could be drawn")
+        why = (st.tier.reader_rules and (terse(cons) or letter_trick(cons, root) or mixed_form(cons) or (st.tier.room_rule and cramped(cons)))) or (st.judge(node, chain) if cons else "no parameters could be drawn")
         if why is None: st.used += words; return
         st.redraws[why.split(":")[0]] = st.redraws.get(why.split(":")[0], 0) + 1
     raise ParamError(f"no satisfiable content for a string scope at level {len(chain)}")
@@ -414,7 +436,7 @@ def _link_siblings(st, node:ConstraintNode, chain:list):
         try: p = get_type(cid).validate(dict(p)) if cid == "string.not_contains" else _at_place(cid, p, place_of(b.via))
         except ParamError: continue
         b.constraints.append((cid, p))
-        if terse(b.constraints) or st.judge(b, chain + [node]) is not None: b.constraints.pop()
+        if terse(b.constraints) or (st.tier.room_rule and cramped(b.constraints)) or st.judge(b, chain + [node]) is not None: b.constraints.pop()
 
 def _at_place(cid:str, p:dict, place:str)->dict:
     "`p` if it lies in `cid`'s domain at `place`, else `ParamError`."

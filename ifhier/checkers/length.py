@@ -76,6 +76,8 @@ def _mutate_num_sentences(t, rel, n):
     t2 = insert_mid(t, " ".join(["Here is one more."] * k)) if k > 0 else t
     while k < 0 and (t3 := re.sub(r"[.!?]\s+([*_]*)(\w)", lambda m: " " + m[1] + m[2].lower(), t2, count=-k)) != t2:   # join (past emphasis) until the count is off
         t2 = t3; k = min(0, need_more(rel, n, count_sentences(t2)))
+    while k < 0 and (t3 := re.sub(r"[.!?](?=[ \t]*\n)", "", t2, count=1)) != t2:   # then drop a stop that ends a line (a list follows it)
+        t2 = t3; k = min(0, need_more(rel, n, count_sentences(t2)))
     return t2, counted(count_sentences(t2), "sentence")
 
 @constraint("string.num_sentences", "content", {"string"}, slack=Slack(rel="rel", n="n", pins="whole"), params=dict(rel=RelParam(), n=IntParam(2, 20, by_place=scoped(root=(3, 20), section=(2, 8), item=(2, 3), value=(2, 4)))),
