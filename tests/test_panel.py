@@ -54,11 +54,11 @@ def test_draw_from_another_bench_in_one_voice(tmp_path):
     assert bad.returncode != 0 and "cannot draw 99" in bad.stderr and "Traceback" not in bad.stderr
 
 def test_shipped_hard_panel_is_the_shipped_hard_tier_and_scores(tmp_path):
-    "The hard-tier panel was drawn from build 2.0-hard; 21 of its 32 prompts are unchanged in the shipped 2.2-hard (the later reader's rules redrew or reworded 11); every constraint carries a sealed label."
+    "The hard-tier panel was drawn from build 2.0-hard; 20 of its 32 prompts are unchanged in the shipped 2.2-hard (the later reader's rules redrew or reworded 12); every constraint carries a sealed label."
     hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
     drawn = pd.read_json(PANEL.parent / "panel_hard" / "bench.jsonl", lines=True).to_dict("records")
     assert len(drawn) == 32 and {r["builder_version"] for r in drawn} == {"ifhier-build/2.0-hard"}
-    assert sum(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn) == 21
+    assert sum(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn) == 20
     r = _panel("score", "--panel", PANEL.parent / "panel_hard", "--out", tmp_path, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(tmp_path / "verdicts.csv")

@@ -107,7 +107,7 @@ def md_levels(tree:ConstraintNode)->dict:
         c = ctx.get(id(v.parent), 0) if v.parent is not None else 0
         if v.node.kind == "markdown":
             lv = next((p.get("level") for cid, p in v.node.constraints if cid == "markdown.heading_count" and p.get("level")), None)
-            out[v.path] = max(c + 1, lv or 0) if c else lv or 2   # the top sections are at the level a count names, if one does
+            out[v.path] = max(c + 1 if c else 2, lv or 0)
         ctx[id(v.node)] = 0 if v.node.kind == "json" else out.get(v.path, c)
     return out
 

@@ -25,7 +25,8 @@ __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE',
            'LETTER_SHARE', 'LINKED', 'CODE_TYPES', 'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED', 'load_tasks',
            'child_kind', 'held_kinds', 'can_reach', 'structure_word', 'fights_context', 'free_pool', 'lexical_values',
            'round_numbers', 'humanise', 'draw_params', 'content_types', 'structure_types', 'opener', 'long_form',
-           'fits_role', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'count_problem', 'sample_tree', 'fit_count']
+           'fits_role', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'count_problem', 'top_level', 'sample_tree',
+           'fit_count']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -462,6 +463,10 @@ def count_problem(node:ConstraintNode, max_unnamed:int=MAX_UNNAMED)->str|None:
         if node.kind != "array" and lo - named > max_unnamed: return f"{cid}: {lo - named} required parts left unnamed"
     return None
 
+def top_level(cid:str, p:dict)->dict:
+    "Reader's rules: a heading count names no level above the top sections' `##` (\"exactly 4 headings of level 1\" fights \"## headings for the main sections\"); such a level is dropped."
+    return {k: v for k, v in p.items() if k != "level" or v >= 2} if cid == "markdown.heading_count" else p
+
 def _code_below(node:ConstraintNode)->bool:
     "Does a part under `node` already ask for a code block? (Then `node` asking again says the same thing twice.)"
     return any(cid in CODE_TYPES for c in node.children for v in iter_nodes(c) for cid, _ in v.node.constraints)
@@ -479,7 +484,8 @@ def _extras(st, node:ConstraintNode, chain:list, need:bool):
         if st.tier.reader_rules and any(c in CODE_TYPES for c in pick) and _code_below(node):   # a code block is asked for once, where it is
             pick = [c for c in pick if c not in CODE_TYPES]
             if need and not pick: continue
-        node.constraints = base + [(c, draw_params(c, st.rng, ctx, caps=caps if c in CODE_TYPES else None)[0]) for c in pick]
+        drawn = [(c, draw_params(c, st.rng, ctx, caps=caps if c in CODE_TYPES else None)[0]) for c in pick]
+        node.constraints = base + ([(c, top_level(c, p)) for c, p in drawn] if st.tier.room_rule else drawn)
         why = count_problem(node, st.tier.max_unnamed) or st.judge(node, chain)
         if why is None: return
         st.redraws[why.split(":")[0]] = st.redraws.get(why.split(":")[0], 0) + 1

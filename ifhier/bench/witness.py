@@ -141,9 +141,8 @@ def _child_ctx(node:ConstraintNode, ctx:Ctx)->Ctx:
     return Ctx(False, ctx.md_level)
 
 def _md_level(node:ConstraintNode, ctx:Ctx)->int:
-    "Sections of a top-level Markdown scope are `##` (as people write them) unless a heading count names their level; nested ones go one deeper."
-    lv = box_of(node).level
-    return max(ctx.md_level + 1, lv or 0) if ctx.md_level else lv or 2
+    "Sections of a top-level Markdown scope are `##` (as people write them); nested ones go one deeper."
+    return max(ctx.md_level + 1 if ctx.md_level else 2, box_of(node).level or 0)
 
 SPARE = {"key": ("summary", "details", "comments", "extra_info", "remarks"),
          "heading": ("Summary", "More Details", "Further Reading", "Final Word", "Closing Remarks"),
