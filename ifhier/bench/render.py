@@ -250,7 +250,7 @@ def render_parts(tree:ConstraintNode,       # the constraint tree
     if voice:   # the links go between scopes' sentences: regroup after them
         flat = voice.link([s for g in groups for s in g])
         groups = [flat[sum(map(len, groups[:i])):sum(map(len, groups[:i + 1]))] for i in range(len(groups))]
-    return woven or head, per_scope, _paragraphs(groups, lists if rules else None)
+    return woven or head, per_scope, _paragraphs(groups, lists)   # without the rules no list is named
 
 def render_prompt(tree:ConstraintNode,       # the constraint tree
                   task:dict,                 # the seed task (task, optional context)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses, re
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 import numpy as np
 import yaml
 from ..io import InputError, read_jsonl, data_path
@@ -25,8 +25,8 @@ __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE',
            'LETTER_SHARE', 'LINKED', 'CODE_TYPES', 'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED', 'load_tasks',
            'child_kind', 'held_kinds', 'can_reach', 'structure_word', 'fights_context', 'free_pool', 'lexical_values',
            'round_numbers', 'humanise', 'draw_params', 'content_types', 'structure_types', 'opener', 'long_form',
-           'fits_role', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'count_problem', 'top_level', 'sample_tree',
-           'fit_count']
+           'fits_role', 'PartCounts', 'part_counts', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'count_problem',
+           'top_level', 'sample_tree', 'fit_count']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -250,24 +250,42 @@ def fits_role(cid:str,           # a content type
 
 MIN_SENTENCE_WORDS = 6   # reader's rules: fewer words per asked-for sentence (or bullet, paragraph) reads as a trick
 
+class PartCounts(NamedTuple):
+    "What one text part's constraints ask of its size: (least, most) words, characters and sentences; bullets, sections and paragraphs asked; words the constraints pin; the most times one keyword must appear."
+    words: tuple = (0, INF)
+    chars: tuple = (0, INF)
+    sentences: tuple = (0, INF)
+    bullets: int = 0
+    sections: int = 0
+    paragraphs: int = 0
+    pinned: int = 0
+    repeat: int = 0
+
+def part_counts(cons:list)->PartCounts:
+    "The size asked of one text part by its constraints `cons` (each type at most once in a part), read once for the reader's rules."
+    c = {}
+    for cid, p in cons:
+        if cid == "string.num_words": c["words"] = rel_interval(p["rel"], p["n"])
+        elif cid == "string.string_length": c["chars"] = (p["min_chars"] or 0, p["max_chars"] or INF)
+        elif cid == "string.num_sentences": c["sentences"] = rel_interval(p["rel"], p["n"])
+        elif cid == "string.bullet_list": c["bullets"] = p["n"]
+        elif cid == "string.section_checker": c["sections"] = p["n"]
+        elif cid == "string.nth_paragraph_first_word": c["paragraphs"] = p["n"]
+        elif cid == "string.keyword_frequency":
+            c["pinned"] = c.get("pinned", 0) + sum(rel_interval(sp["rel"], sp["n"])[0] * len(sp["keyword"].split()) for sp in p["specs"])
+            c["repeat"] = max(rel_interval(sp["rel"], sp["n"])[0] for sp in p["specs"])
+        elif cid == "string.contains": c["pinned"] = c.get("pinned", 0) + sum(len(w.split()) for w in p["words"])
+        elif cid == "string.capital_word_frequency": c["pinned"] = c.get("pinned", 0) + rel_interval(p["rel"], p["n"])[0]
+    return PartCounts(**c)
+
 def terse(cons:list)->str|None:
     "Reader's rules: do the constraints of one part ask for more sentences, bullets or paragraphs (or pinned words) than its word cap can fill naturally?"
-    hi, lo, pinned, s_hi, bullets, rep = INF, 1, 0, INF, 0, 0
-    for cid, p in cons:
-        if cid == "string.num_sentences": s_hi = rel_interval(p["rel"], p["n"])[1]
-        if cid == "string.bullet_list": bullets = p["n"]
-        if cid == "string.keyword_frequency":
-            pinned += sum(rel_interval(sp["rel"], sp["n"])[0] * len(sp["keyword"].split()) for sp in p["specs"])
-            rep = max([rel_interval(sp["rel"], sp["n"])[0] for sp in p["specs"]] + [rep])
-        elif cid == "string.contains": pinned += sum(len(w.split()) for w in p["words"])
-        elif cid == "string.capital_word_frequency": pinned += rel_interval(p["rel"], p["n"])[0]
-        if cid == "string.num_words": hi = min(hi, rel_interval(p["rel"], p["n"])[1])
-        elif cid == "string.string_length": hi = min(hi, p["max_chars"] // 6)
-        elif cid == "string.num_sentences": lo = max(lo, rel_interval(p["rel"], p["n"])[0])
-        elif cid in ("string.bullet_list", "string.section_checker", "string.nth_paragraph_first_word"): lo = max(lo, p["n"])
-    if hi < INF and hi < 2 * pinned: return f"terse: {pinned} pinned words in at most {hi} words"
-    if bullets > s_hi: return f"terse: {bullets} bullets in at most {s_hi} sentences"
-    if rep > 1 and rep > s_hi: return f"terse: a word {rep} times in at most {s_hi} sentences"
+    k = part_counts(cons)
+    hi = min(k.words[1], k.chars[1] // 6 if k.chars[1] < INF else INF)
+    lo, s_hi = max(1, k.sentences[0], k.bullets, k.sections, k.paragraphs), k.sentences[1]
+    if hi < INF and hi < 2 * k.pinned: return f"terse: {k.pinned} pinned words in at most {hi} words"
+    if k.bullets > s_hi: return f"terse: {k.bullets} bullets in at most {s_hi} sentences"
+    if k.repeat > 1 and k.repeat > s_hi: return f"terse: a word {k.repeat} times in at most {s_hi} sentences"
     return f"terse: {lo} sentences or parts in at most {hi} words" if hi < INF and hi < MIN_SENTENCE_WORDS * lo else None
 
 CHARS_PER_WORD = (6.5, 9)   # reader's rules: the characters a word takes in plain prose, with room (fewest, most)
@@ -277,13 +295,8 @@ WORDS_PER_REPEAT = 10       # the words of room a part needs for each time it mu
 
 def cramped(cons:list)->str|None:
     "Reader's rules: does one part ask for more words than its character cap holds in plain prose, or so few words that its character floor needs long ones?"
-    w_lo, w_hi, c_lo, c_hi, paras, parts, rep = 0, INF, 0, INF, 0, 0, 0
-    for cid, p in cons:
-        if cid == "string.nth_paragraph_first_word": paras = p["n"]
-        if cid == "string.num_sentences" or cid == "string.bullet_list": parts = max(parts, rel_interval(p.get("rel", "exactly"), p["n"])[0])
-        if cid == "string.keyword_frequency": rep = max([rel_interval(sp["rel"], sp["n"])[0] for sp in p["specs"]] + [rep])
-        if cid == "string.num_words": lo, hi = rel_interval(p["rel"], p["n"]); w_lo, w_hi = max(w_lo, lo), min(w_hi, hi)
-        elif cid == "string.string_length": c_lo, c_hi = max(c_lo, p["min_chars"] or 0), min(c_hi, p["max_chars"] or INF)
+    k = part_counts(cons)
+    (w_lo, w_hi), (c_lo, c_hi), paras, parts, rep = k.words, k.chars, k.paragraphs, max(k.sentences[0], k.bullets), k.repeat
     if w_lo and c_hi < CHARS_PER_WORD[0] * w_lo: return f"cramped: {w_lo} or more words in at most {c_hi} characters"
     if w_hi < INF and c_lo > CHARS_PER_WORD[1] * max(w_hi, 1): return f"cramped: at most {w_hi} words in at least {c_lo} characters"
     if paras and c_hi < CHARS_PER_PARAGRAPH * paras: return f"cramped: {paras} paragraphs in at most {c_hi} characters"
