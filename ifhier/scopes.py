@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 from .tolerances import PROFILES, tolerance, _loose, _EMO, _NAME_HEAD
-from .spans import Loc, _norm_pieces, _shift, _cut, _lines, _region
+from .spans import Loc, _norm_pieces, _shift, _cut, _cut_text, _lines, _region
 
 # %% auto #0
 __all__ = ['norm_name', 'CodeBlock', 'strip_code', 'Heading', 'SectionDoc', 'MarkdownDoc', 'parse_markdown', 'Section',
@@ -177,7 +177,7 @@ def _section_text(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, 
     if not lines: return ""
     ls = [t[x:y] for x, y in lines]
     if any(l[0] not in " \t" for l in ls if l.strip()): return "\n".join(l if l.strip() else "" for l in ls).strip()
-    return _cut(t, lines)[0]
+    return _cut_text(t, lines)
 
 class SectionDoc:
     "What a parsed document of named sections shares (`MarkdownDoc`, `LabeledDoc`): finding a section by name, cutting its text."
@@ -374,8 +374,7 @@ def _item_lines(t:str, profile:str)->list:
 
 def _item_text(t:str, lines:list)->str:
     "`list_items`' text of the item on `lines` of `t`, without its pieces: a one-line item is its line, trimmed."
-    if len(lines) == 1: return t[lines[0][0]:lines[0][1]].strip()
-    return _cut(t, lines, skip_first=True)[0]
+    return _cut_text(t, lines, skip_first=True)
 
 class _Items:
     "The located items of a list (`list_items`' triples), each cut when first asked for: only `locate_child` asks."

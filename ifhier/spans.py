@@ -69,6 +69,12 @@ def _cut(t:str, lines:list, skip_first:bool=False)->tuple:
     k = len(s) - len(s.lstrip())
     return s.strip(), _shift(pieces, k)
 
+def _cut_text(t:str, lines:list, skip_first:bool=False)->str:
+    "`_cut(t, lines, skip_first)[0]` without building its pieces: what a verdict reads, when nothing asks where it came from."
+    ls = [t[a:b] for a, b in lines]
+    if all(not l.strip() for l in ls[1:]): return ls[0].strip() if ls else ""   # one line, then blanks: the dedent removes its own indent, the trim the rest
+    return _cut(t, lines, skip_first)[0]
+
 def _lines(t:str, a:int, b:int)->list:
     "Line regions [(start, end)] of `t[a:b]`."
     out = []

@@ -70,15 +70,25 @@ def _fast(cid:str)->tuple:
 
 def _run(cid:str, params:dict, value, text:str, path:str, span:tuple|None=None, profile:str="strict", kw:dict|None=None)->Verdict:
     "Run constraint `cid` on the parsed `value` (structure types) or on `text` (content types); never raises. `kw`: `params` without its None values, if known."
-    try: ct, structure, as_type, inner, check = _fast(cid)
-    except KeyError as e: return _verdict(path, cid, params, "fail", str(e.args[0]), span)
+    e = _FAST.get(cid)   # `_fast(cid)` inlined on its hit path (one call per constraint per answer)
+    if e is None or dict.get(REGISTRY, e[0].id) is not e[0] or e[0].check is not e[4]:
+        try: e = _fast(cid)
+        except KeyError as x: return _verdict(path, cid, params, "fail", str(x.args[0]), span)
+    ct, structure, as_type, inner, check = e
     if kw is None: kw = {k: v for k, v in params.items() if v is not None}
     try:            # `ct(scope, **kw)` without its two wrapper frames: a value already parsed goes straight to the checker
-        c = inner(value, **kw) if as_type is not None and structure and isinstance(value, as_type) else check(value if structure else text, **kw)
-    except Exception as e: c = bad(f"checker error: {type(e).__name__}: {e}")   # as `ConstraintType.__call__` words it
-    if type(c) is Check: passed, reason = bool(c.passed), c.reason
+        c = inner(value, **kw) if structure and as_type is not None and isinstance(value, as_type) else check(value if structure else text, **kw)
+    except Exception as x: c = bad(f"checker error: {type(x).__name__}: {x}")   # as `ConstraintType.__call__` words it
+    if type(c) is Check:
+        passed = c.passed
+        if passed is True or passed is False: reason = c.reason
+        else: passed, reason = bool(passed), c.reason
     else: passed, reason = bool(getattr(c, "passed", c)), getattr(c, "reason", "")
-    if passed or profile != "loose" or structure: return _verdict(path, cid, params, "pass" if passed else "fail", str(reason), span)
+    if passed or profile != "loose" or structure:
+        v = _new(Verdict)   # `_verdict`, inlined
+        _put(v, "__dict__", {"node_path": path, "constraint": cid, "params": params, "verdict": "pass" if passed else "fail",
+                             "reason": reason if type(reason) is str else str(reason), "span": span})
+        return v
     if not passed and profile == "loose" and ct.level == "content":      # the loose profile's content tolerances
         for name, variant in content_variants(cid, text):
             c2 = ct(variant, **kw)
@@ -194,6 +204,28 @@ def _visit(w:_Walk, pl:_Plan, at:Located, subject:str):
 
 _NOWHERE = Loc()   # the verdicts-only walk does not locate child scopes: their spans are None
 
+def _unreachable(out:list, pl:_Plan, reason:str):
+    "`_Walk.unreachable` for the strict verdicts-only walk: every constraint of `pl`'s subtree, onto `out`."
+    out += [_verdict(pl.path, cid, p, "unreachable", reason) for cid, p, _ in pl.cons]
+    for c, *_ in pl.kids: _unreachable(out, c, reason)
+
+def _visit_strict(out:list, pl:_Plan, raw, subject:str, bare_json:bool, span:tuple|None=None):
+    "`_visit` without locating children under the strict profile (the reward's hot path): no `Located`, no loose retries, the same verdicts (only the root's carry its `span`)."
+    path = pl.path
+    if isinstance(raw, str) and (not raw or raw.isspace()):
+        out += [_verdict(path, cid, p, "fail", "empty scope", span) for cid, p, _ in pl.cons]
+        for c, *_ in pl.kids: _unreachable(out, c, f"empty scope at {path}")
+        return
+    kind = pl.node.kind
+    value, why, _ = parse_located(kind, raw, bare_json, subject, "strict", ())
+    if value is None: return _unreachable(out, pl, why)
+    text = raw if type(raw) is str else scope_text(raw)
+    out += [_run(cid, p, value, text, path, span, "strict", kw) for cid, p, kw in pl.cons]
+    for c, via, sub, kv in pl.kids:
+        raw_c, why = extract_child(kind, value, via, c.node.kind, "strict", kv, sub)
+        if raw_c is None: _unreachable(out, c, why)
+        else: _visit_strict(out, c, raw_c, sub, bare_json)
+
 # %% ../nbs/20_verdicts.ipynb #b6d8581c
 def _check_depth(tree:ConstraintNode):
     "`InputError` if the built `tree` nests deeper than `MAX_TREE_DEPTH` (counted iteratively, so any depth is safe)."
@@ -239,8 +271,13 @@ def _check_job(job:tuple)->list[Verdict]:
     t, response, bare_json, profile, *locate = job
     locate = locate[0] if locate else True
     pl = _plan(t) if locate else _plan_of(t)   # `check` compiles the tree it is given; `check_verdicts` once per tree
-    out = _check(t, response, bare_json, profile, locate, pl).out
-    if profile == "loose": out = _at_least(_check(t, response, bare_json, "strict", locate, pl).out, out)
+    strict = _check(t, response, bare_json, "strict", True, pl).out if locate else _strict_verdicts(pl, response, bare_json)
+    return _at_least(strict, _check(t, response, bare_json, profile, locate, pl).out) if profile == "loose" else strict
+
+def _strict_verdicts(pl:_Plan, response, bare_json:bool)->list[Verdict]:
+    "The strict verdicts-only walk from the root of plan `pl` (`_root`'s text; the root's verdicts carry its span)."
+    raw, out = scope_text(response), []
+    _visit_strict(out, pl, normal_text(raw), "response", bare_json, (0, len(raw)))
     return out
 
 def check_verdicts(tree:ConstraintNode,   # a tree `as_tree` has already validated (not re-checked here), never changed afterwards (compiled once)

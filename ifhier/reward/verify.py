@@ -363,12 +363,13 @@ def _tree_texts(records)->list:
         out.append(hit[0])
     return out
 
-def _chunks(texts:list, completions, finish_reasons, chunksize:int, rows:Sequence):
-    "Yield `(trees, items)` chunk payloads for `rows`, in that order, lazily so workers start at once."
-    index = {}
-    for lo in range(0, len(rows), chunksize):
+def _chunks(texts:list, completions, finish_reasons, sizes, rows:Sequence):
+    "Yield `(trees, items)` chunk payloads for `rows`, in that order, `sizes` rows each, lazily so workers start at once."
+    index, lo = {}, 0
+    for size in sizes:
         trees, items = {}, []
-        for j in rows[lo:lo + chunksize]:
+        rows_here, lo = rows[lo:lo + size], lo + size
+        for j in rows_here:
             i = index.setdefault(js := texts[j], len(index))
             trees[i] = js
             items.append((i, completions[j], finish_reasons[j] if finish_reasons is not None else None))
@@ -460,14 +461,26 @@ def _guarded(trees, completions, finish_reasons, rows, opts, workers, time_limit
         out[k] = r
     return out
 
+def _chunk_sizes(m:int,          # rows to score
+                cap:int,        # the largest chunk
+                workers:int,    # processes sharing the chunks
+                floor:int=64,   # the smallest chunk (but the last)
+               )->list[int]:    # sizes summing to `m`
+    "Guided sizes: `cap` while many rows remain, then about half a worker's fair share of what is left, down to `floor`, so the workers finish together."
+    out, left = [], m
+    while left > 0:
+        k = min(left, max(floor, min(cap, -(-left // (2 * workers)))))
+        out.append(k); left -= k
+    return out
+
 def _chunked(trees, completions, finish_reasons, rows, opts, workers, executor, chunksize, context)->list:
-    "Chunks of answers: in this process, on an unguarded-per-answer pool of `workers`, or on `executor`."
-    m = len(rows)
-    chunksize = chunksize or max(64, min(4096, -(-m // (8 * max(1, workers if executor is None else 2)))))
+    "Chunks of answers: in this process, on an unguarded-per-answer pool of `workers`, or on `executor` (guided sizes unless `chunksize` is given)."
+    m, w = len(rows), max(1, workers if executor is None else getattr(executor, "_max_workers", 2))
+    sizes = [chunksize] * -(-m // chunksize) if chunksize else _chunk_sizes(m, max(64, min(4096, -(-m // (8 * w)))), w)
     if executor is None and workers < 1:
-        return [r for t, it in _chunks(trees, completions, finish_reasons, chunksize, rows) for r in score_chunk(t, it, opts)]
+        return [r for t, it in _chunks(trees, completions, finish_reasons, sizes, rows) for r in score_chunk(t, it, opts)]
     order = _by_tree(trees, rows)          # rows grouped by tree: a chunk then ships a few trees, not hundreds
-    chunks = _chunks(trees, completions, finish_reasons, chunksize, [rows[k] for k in order])
+    chunks = _chunks(trees, completions, finish_reasons, sizes, [rows[k] for k in order])
     if executor is not None: got = _gather(executor, chunks, opts)
     else:
         chunks, got = list(chunks), []
