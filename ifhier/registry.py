@@ -36,8 +36,15 @@ class Check:
     reason: str = ""
     def __bool__(self): return bool(self.passed)
 
-def ok(reason:str="")->Check:   "A passing `Check`."; return Check(True, reason)
-def bad(reason:str)->Check:     "A failing `Check`."; return Check(False, reason)
+_new, _put = object.__new__, object.__setattr__
+
+def _made(passed:bool, reason:str)->Check:
+    "`Check(passed, reason)` without the frozen dataclass's two `__setattr__` calls: every checker returns one per answer."
+    c = _new(Check); _put(c, "__dict__", {"passed": passed, "reason": reason})
+    return c
+
+def ok(reason:str="")->Check:   "A passing `Check`."; return _made(True, reason)
+def bad(reason:str)->Check:     "A failing `Check`."; return _made(False, reason)
 
 # %% ../nbs/01_registry.ipynb #e1e90ae8
 def counted(n:int,               # the number
@@ -55,7 +62,14 @@ def count_check(got:int,               # the measured count
                 qualifier:str="",      # words after the noun, e.g. " of level 2"
                )->Check:
     "The verdict of every counting constraint: `got` `rel` `n`, with the reason '3 words; needed at most 2'."
-    return Check(compare(got, rel, n), f"{counted(got, noun, plural)}{qualifier}; needed {rel} {n}")
+    key = (got, rel, n, noun, plural, qualifier)     # answers repeat the same few counts: each verdict is worded once
+    hit = _COUNTS.get(key)
+    if hit is None:
+        if len(_COUNTS) >= 65_536: _COUNTS.clear()
+        hit = _COUNTS[key] = (compare(got, rel, n), f"{counted(got, noun, plural)}{qualifier}; needed {rel} {n}")
+    return _made(*hit)
+
+_COUNTS: dict = {}
 
 def agree(name:str,  # a list-valued parameter
           one:str,   # the wording for a single value

@@ -8,6 +8,7 @@ import json, re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, NamedTuple
 from .tolerances import PROFILES, tolerance, _loose, _EMO, _NAME_HEAD
 from .spans import Loc, _norm_pieces, _shift, _cut, _cut_text, _lines, _region
@@ -173,11 +174,19 @@ def _section_cut(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, p
 
 def _section_text(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, profile:str="strict")->str:
     "The text of `_section_cut` without its pieces: when a non-blank line starts at column 0 there is nothing to dedent."
+    if not first and profile != "loose":      # no line of the region starts with a blank: it is its own text, trimmed
+        s = t[a:b]
+        if "\n " not in s and "\n\t" not in s and not s.startswith((" ", "\t")): return s.strip()
     lines = _section_lines(t, a, b, last, first, first_at, profile)
     if not lines: return ""
     ls = [t[x:y] for x, y in lines]
     if any(l[0] not in " \t" for l in ls if l.strip()): return "\n".join(l if l.strip() else "" for l in ls).strip()
     return _cut_text(t, lines)
+
+def _made(cls, **fields):
+    "`cls(**fields)` for a frozen dataclass, without its one `__setattr__` call per field: every parsed scope makes one."
+    o = object.__new__(cls); object.__setattr__(o, "__dict__", fields)
+    return o
 
 class SectionDoc:
     "What a parsed document of named sections shares (`MarkdownDoc`, `LabeledDoc`): finding a section by name, cutting its text."
@@ -194,11 +203,14 @@ class SectionDoc:
     def _index(self)->dict:
         "{normalised name: first part}, built on first use and kept in the instance dict (a frozen dataclass: written there directly)."
         d = self.__dict__.get("_index_by_name")
-        if d is None: d = self.__dict__["_index_by_name"] = _first_by_name(getattr(self, self._parts), lambda p: getattr(p, self._name), self.profile)
+        if d is None: d = self.__dict__["_index_by_name"] = _first_by_name(getattr(self, self._parts), attrgetter(self._name), self.profile)
         return d
     def find(self, name:str):
         "The first part (heading or label) whose name matches `name`, or None."
-        return self._index.get(norm_name(name, self.profile))
+        d = self.__dict__.get("_index_by_name")
+        if d is None: d = self._index
+        key = _NAMES.get((name, self.profile)) if type(name) is str else None   # `norm_name`'s memo, read here on its hit path
+        return d.get(norm_name(name, self.profile) if key is None else key)
     def section(self, name:str)->str|None:
         "Text of the section under the heading or label `name` (first match), or None."
         p = self.find(name)
@@ -258,7 +270,7 @@ def parse_markdown(text:str,            # a Markdown document
         while open_ and lv[open_[-1]] >= level: en[open_.pop()] = pos
         open_.append(len(lv))
         lv.append(level); nm.append(name); st.append(min(body, len(t))); en.append(len(t))
-    return MarkdownDoc(t, tuple(map(Heading, lv, nm, st, en)), tuple(blocks), profile)
+    return _made(MarkdownDoc, text=t, headings=tuple(map(Heading, lv, nm, st, en)), code_blocks=tuple(blocks), profile=profile)
 
 # %% ../nbs/02_scopes.ipynb #f2ed97e5
 _LABEL = re.compile(r"^(?! {0,3}\d{1,9}[.)](?:[ \t]|$)) {0,3}(?:\*\*|__)?"
@@ -323,7 +335,7 @@ def parse_labeled(text:str,             # text in `Label: ...` sections
         if en: en[-1] = m.start()
         lab.append(m[1].strip()); first.append(m[2] or ""); st.append(min(m.end() + 1, len(t))); en.append(len(t))
         fa.append(m.start(2) if m[2] is not None else m.end())
-    return LabeledDoc(t, tuple(map(Section, lab, first, st, en, fa)), profile)
+    return _made(LabeledDoc, text=t, sections=tuple(map(Section, lab, first, st, en, fa)), profile=profile)
 
 # %% ../nbs/02_scopes.ipynb #e59a175f
 _ITEM = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])(?:([ \t]+)(.*)|[ \t]*)$", re.M)
@@ -353,8 +365,10 @@ def _item_lines(t:str, profile:str)->list:
     st, ind, col, fa, fb = [], [], [], [], []
     for m in rx.finditer(t):
         if out(m.start()) and not _RULE.fullmatch(m[0]):
-            w = _indent(m[1]); gap = _indent(m[1] + m[2] + (m[3] or " ")) - w - len(m[2])
-            st.append(m.start()); ind.append(w); col.append(w + len(m[2]) + (gap if 1 <= gap <= 4 else 1))
+            w = _indent(m[1]) if m[1] else 0
+            # the content column, one past the marker: the parser has always read it so (CommonMark would add the
+            # 1-4 spaces after the marker); it decides which later items are nested, so verdicts depend on it
+            st.append(m.start()); ind.append(w); col.append(w + len(m[2]) + 1)
             fa.append(m.start(4) if m[4] is not None else m.end()); fb.append(m.end())
     if not st: return []
     base = ind[0] if ind[0] <= 3 + min(ind) else min(ind)

@@ -180,7 +180,7 @@ def _run_child(path:Path, workers:int, n:int, base:Path|None=None, what:str="--c
     if r.returncode: raise RuntimeError(r.stderr[-2000:])
     return json.loads(r.stdout.splitlines()[-1])
 
-ROUNDS = int(os.environ.get("IFHIER_BENCH_REWARD_ROUNDS", 2))   # alternated runs of now and before, each
+ROUNDS = int(os.environ.get("IFHIER_BENCH_REWARD_ROUNDS", 3))   # alternated runs of now and before, each
 
 def _alternate(now, before)->tuple:
     "(best of `now()`, best of `before()`) by rate over ROUNDS alternated calls each: both see the same share of a shared machine's load."

@@ -61,14 +61,19 @@ def answer_text(completion:Any,            # str, bytes, a chat message / messag
                 finish_reason:str|None=None,  # the engine's finish reason; "length" marks the completion unfinished
                )->Answer:                  # the text to score, whether it is unfinished, why it is malformed
     "Turn `completion` into the answer the checker scores; never raises."
-    try: t = _content(completion)
-    except UnicodeDecodeError: return Answer(None, False, "malformed completion: bytes that are not UTF-8")
-    except Exception as e: return Answer(None, False, f"malformed completion: {type(e).__name__}")
-    if t is None: return Answer(None, False, f"malformed completion: {type(completion).__name__} holds no text")
+    if type(completion) is str: t = completion          # the common case, without `_content`'s checks
+    else:
+        try: t = _content(completion)
+        except UnicodeDecodeError: return Answer(None, False, "malformed completion: bytes that are not UTF-8")
+        except Exception as e: return Answer(None, False, f"malformed completion: {type(e).__name__}")
+        if t is None: return Answer(None, False, f"malformed completion: {type(completion).__name__} holds no text")
     t, unfinished = _drop_end_tokens(normal_text(t)), finish_reason == "length"   # no leading BOM, LF line ends
     if think == "strip" and (THINK_OPEN in t or THINK_CLOSE in t):   # no think tag: `visible_answer` gives `t` back, finished
         v = visible_answer(t); t, unfinished = v.text, unfinished or v.unfinished    # an unclosed <think>: unfinished
-    return Answer(t.strip(), unfinished)
+    a = _new(Answer); _put(a, "__dict__", {"text": t.strip(), "unfinished": unfinished, "why": ""})   # `Answer(...)` without its frozen setters
+    return a
+
+_new, _put = object.__new__, object.__setattr__
 
 # %% ../../nbs/reward/85_reward.ipynb #01880e8b
 MODES = ("partial", "binary", "graded", "vector")
@@ -193,7 +198,7 @@ class Reward(float):
     "A reward in [0, 1] (or NaN by a `states=` policy) that carries the answer's `state` (`ifhier.guard.STATES`), the `reason`, and `components` when asked."
     __slots__ = ("state", "reason", "components")
     def __new__(cls, value:float, state:str, reason:str="", components:dict|None=None):
-        o = super().__new__(cls, value); o.state, o.reason, o.components = state, reason, components
+        o = float.__new__(cls, value); o.state, o.reason, o.components = state, reason, components
         return o
     def __reduce__(self): return (Reward, (float(self), self.state, self.reason, self.components))
     __repr__ = float.__repr__
