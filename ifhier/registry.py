@@ -38,13 +38,13 @@ class Check:
 
 _new, _put = object.__new__, object.__setattr__
 
-def _made(passed:bool, reason:str)->Check:
+def _new_check(passed:bool, reason:str)->Check:
     "`Check(passed, reason)` without the frozen dataclass's two `__setattr__` calls: every checker returns one per answer."
     c = _new(Check); _put(c, "__dict__", {"passed": passed, "reason": reason})
     return c
 
-def ok(reason:str="")->Check:   "A passing `Check`."; return _made(True, reason)
-def bad(reason:str)->Check:     "A failing `Check`."; return _made(False, reason)
+def ok(reason:str="")->Check:   "A passing `Check`."; return _new_check(True, reason)
+def bad(reason:str)->Check:     "A failing `Check`."; return _new_check(False, reason)
 
 # %% ../nbs/01_registry.ipynb #e1e90ae8
 def counted(n:int,               # the number
@@ -67,7 +67,7 @@ def count_check(got:int,               # the measured count
     if hit is None:
         if len(_COUNTS) >= 65_536: _COUNTS.clear()
         hit = _COUNTS[key] = (compare(got, rel, n), f"{counted(got, noun, plural)}{qualifier}; needed {rel} {n}")
-    return _made(*hit)
+    return _new_check(*hit)
 
 _COUNTS: dict = {}
 

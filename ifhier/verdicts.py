@@ -133,8 +133,7 @@ class _Walk:
         return _parse(kind, raw, self.bare_json, subject, self.cache, self.profile, wanted)
     def unreachable(self, pl:_Plan, reason:str):
         "Every constraint of node `pl` and its subtree is unreachable, for `reason`."
-        self.out += [_verdict(pl.path, cid, p, "unreachable", reason) for cid, p, _ in pl.cons]
-        for c, *_ in pl.kids: self.unreachable(c, reason)
+        _unreachable(self.out, pl, reason)
 
 class _Plan(NamedTuple):
     "A tree node compiled for the walk, once per tree: the `node`, its `path`, constraints [(id, params, kwargs)], children [(plan, via, subject, (via kind, value))], and the names it `wants`."
@@ -205,7 +204,7 @@ def _visit(w:_Walk, pl:_Plan, at:Located, subject:str):
 _NOWHERE = Loc()   # the verdicts-only walk does not locate child scopes: their spans are None
 
 def _unreachable(out:list, pl:_Plan, reason:str):
-    "`_Walk.unreachable` for the strict verdicts-only walk: every constraint of `pl`'s subtree, onto `out`."
+    "Every constraint of node `pl` and its subtree unreachable for `reason`, onto `out` (both walks use it)."
     out += [_verdict(pl.path, cid, p, "unreachable", reason) for cid, p, _ in pl.cons]
     for c, *_ in pl.kids: _unreachable(out, c, reason)
 
