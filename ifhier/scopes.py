@@ -521,7 +521,7 @@ def scope_text(raw:Any,  # a raw scope (or any value, e.g. a model's non-text an
 def _text_kind(parse):
     def f(raw, strict, subject, profile, wanted):
         if isinstance(raw, (dict, list)): return None, f"{subject} is not text (found {_found(raw)})", None
-        t = scope_text(raw)
+        t = raw if type(raw) is str else scope_text(raw)
         if parse is None: return t, "", None
         return (parse(t, profile) if parse is parse_markdown else parse(t, profile, wanted)), "", None
     return f

@@ -20,7 +20,11 @@ _WORD = re.compile(r"\w+")
 def count_words(text:str,  # any text
                )->int:     # number of `\w+` runs (stdlib `re`)
     "Number of words in `text`: maximal runs of `\\w` characters (IFEval §4.1)."
+    if text.isascii(): return len(text.encode("ascii").translate(_NON_WORD).split())   # ASCII: `\w` is [A-Za-z0-9_]; the rest made blanks
     return len(_WORD.findall(text))   # the same count as one generator step per word, without the steps
+
+_NON_WORD = bytes.maketrans(bytes(c for c in range(128) if not (chr(c).isalnum() or c == 95)),
+                            b" " * sum(1 for c in range(128) if not (chr(c).isalnum() or c == 95)))
 
 # %% ../nbs/00_text.ipynb #78596abb
 class _DeferredPackage(ModuleType):
@@ -243,17 +247,29 @@ def count_keyword(text:str,  # any text
                   kw:str,    # the keyword or phrase, taken literally
                  )->int:     # whole-word, case-insensitive, non-overlapping matches
     "Whole-word, case-insensitive occurrences of `kw` in `text` (IFHierBench keywords)."
-    return len(_literal(kw, True).findall(text)) if kw else 0
+    if not kw: return 0
+    if not (text.isascii() and kw.isascii()): return len(_literal(kw, True).findall(text))
+    t, k, n = text.lower(), kw.lower(), 0    # ASCII: the pattern's scan, leftmost first, a match skipping past itself
+    i, m, end = t.find(k), len(k), len(t)
+    while i >= 0:
+        if (i == 0 or not _word_char(t[i - 1])) and (i + m >= end or not _word_char(t[i + m])): n += 1; i = t.find(k, i + m)
+        else: i = t.find(k, i + 1)
+    return n
+
+def _word_char(c:str)->bool: return c.isalnum() or c == "_"   # `\w` on an ASCII character
 
 def count_substring_ci(text:str,  # any text
                        sub:str,   # the substring, taken literally
                       )->int:     # non-overlapping case-insensitive matches
     "Case-insensitive occurrences of `sub` anywhere in `text` (no word boundaries)."
-    return len(_literal(sub, False).findall(text)) if sub else 0
+    if not sub: return 0
+    if text.isascii() and sub.isascii(): return text.lower().count(sub.lower())   # ASCII: `re.I` and `lower` agree, both count leftmost non-overlapping
+    return len(_literal(sub, False).findall(text))
 
 # %% ../nbs/00_text.ipynb #f0908990
 _WS = re.compile(r"\s+")
 
+@lru_cache(maxsize=256)   # several checkers (and each of their keywords) squash the same scope: once per text
 def squash(s:str,  # any text
           )->str:  # `s` stripped, each whitespace run replaced by one space
     "`s` with its edges stripped and every whitespace run read as a single space."

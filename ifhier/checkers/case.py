@@ -17,8 +17,13 @@ __all__ = ['EXACT_TEXT', 'capital_letters', 'lowercase_letters', 'capital_word_f
 # 'Section 1' markers, [NAME] placeholders): a case rule on the same scope would contradict them as read.
 EXACT_TEXT = ("string.end_checker", "string.postscript", "string.starts_with", "string.title", "string.section_checker", "string.placeholder")
 
+def _has_case(s:str, case)->bool:
+    "Does `s` hold a letter for which `case` (`str.islower` or `str.isupper`) holds? ASCII: does case-mapping `s` change it."
+    if s.isascii(): return s != (s.upper() if case is str.islower else s.lower())
+    return any(map(case, s))
+
 def _offenders(text, bad_case):
-    ws = [w for w in text.split() if any(map(bad_case, w))]
+    ws = [w for w in text.split() if _has_case(w, bad_case)]
     return f"{counted(len(ws), 'word')} with {'lower' if bad_case is str.islower else 'upper'}-case letters, e.g. '{ws[0][:30]}'"
 
 def _witness_capital_letters(spec): spec.case = "upper"
@@ -37,7 +42,7 @@ def capital_letters(text:str, # the scope's text
                    )->Check:
     "Is `text` upper case (`str.isupper`)?"
     if text.isupper(): return ok("no lower-case letters")
-    return bad(_offenders(text, str.islower) if any(c.islower() for c in text) else "no cased letters")
+    return bad(_offenders(text, str.islower) if _has_case(text, str.islower) else "no cased letters")
 
 def _witness_lowercase_letters(spec): spec.case = "lower"
 
@@ -55,7 +60,7 @@ def lowercase_letters(text:str, # the scope's text
                      )->Check:
     "Is `text` lower case (`str.islower`)?"
     if text.islower(): return ok("no upper-case letters")
-    return bad(_offenders(text, str.isupper) if any(c.isupper() for c in text) else "no cased letters")
+    return bad(_offenders(text, str.isupper) if _has_case(text, str.isupper) else "no cased letters")
 
 # %% ../../nbs/checkers/14_case.ipynb #e7e4e543
 def _caps(text): return [t for t in capital_words(text) if sum(c.isalpha() for c in t) >= 2]

@@ -264,7 +264,7 @@ def _result(task, a:Answer, completion, got, opts:tuple):
     ok_ = [v.verdict == "pass" for v in vs]           # `Verdict.passed`, read once per verdict
     n_ok = sum(ok_); bad = len(vs) - n_ok
     state = CUT_OFF if a.unfinished else FAILED if bad else PASSED
-    why = "cut off: the answer did not finish" if a.unfinished else f"{bad} of {len(vs)} constraints not passed" if bad else ""
+    why = "cut off: the answer did not finish" if a.unfinished else _not_passed(bad, len(vs)) if bad else ""
     if mode == "partial" and not comps and not (state == CUT_OFF and CUT_OFF in states):   # the hot path: a share of passes
         return Reward(k * (n_ok / len(vs) if vs else 1.0), state, why, None)
     per = [graded_credit(v) for v in vs] if mode == "graded" else [float(x) for x in ok_]
@@ -275,6 +275,16 @@ def _result(task, a:Answer, completion, got, opts:tuple):
         credit = [k * c / len(vs) for c in per]
     if mode == "vector": return _entries(vs, credit, a.unfinished, state)
     return Reward(value, state, why, components_of(task, vs, [k * c for c in per]) if comps else None)
+
+_NOT_PASSED: dict = {}
+
+def _not_passed(bad:int, n:int)->str:
+    "The reason `3 of 7 constraints not passed`, worded once per pair of counts (failed answers repeat a few)."
+    r = _NOT_PASSED.get((bad, n))
+    if r is None:
+        if len(_NOT_PASSED) >= 4096: _NOT_PASSED.clear()
+        r = _NOT_PASSED[(bad, n)] = f"{bad} of {n} constraints not passed"
+    return r
 
 def _score(task, completion, finish_reason, opts:tuple):
     "The reward of one completion under validated `opts`, in this process; never raises."
