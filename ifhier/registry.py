@@ -6,6 +6,7 @@
 from __future__ import annotations
 import dataclasses, importlib, inspect, re, threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Iterable
 from .io import InputError
 
@@ -62,14 +63,11 @@ def count_check(got:int,               # the measured count
                 qualifier:str="",      # words after the noun, e.g. " of level 2"
                )->Check:
     "The verdict of every counting constraint: `got` `rel` `n`, with the reason '3 words; needed at most 2'."
-    key = (got, rel, n, noun, plural, qualifier)     # answers repeat the same few counts: each verdict is worded once
-    hit = _COUNTS.get(key)
-    if hit is None:
-        if len(_COUNTS) >= 65_536: _COUNTS.clear()
-        hit = _COUNTS[key] = (compare(got, rel, n), f"{counted(got, noun, plural)}{qualifier}; needed {rel} {n}")
-    return _new_check(*hit)
+    return _new_check(*_count_verdict(got, rel, n, noun, plural, qualifier))
 
-_COUNTS: dict = {}
+@lru_cache(maxsize=65_536)   # answers repeat the same few counts: each verdict is worded once
+def _count_verdict(got, rel, n, noun, plural, qualifier)->tuple:
+    return compare(got, rel, n), f"{counted(got, noun, plural)}{qualifier}; needed {rel} {n}"
 
 def agree(name:str,  # a list-valued parameter
           one:str,   # the wording for a single value

@@ -207,10 +207,7 @@ class SectionDoc:
         return d
     def find(self, name:str):
         "The first part (heading or label) whose name matches `name`, or None."
-        d = self.__dict__.get("_index_by_name")
-        if d is None: d = self._index
-        key = _NAMES.get((name, self.profile)) if type(name) is str else None   # `norm_name`'s memo, read here on its hit path
-        return d.get(norm_name(name, self.profile) if key is None else key)
+        return self._index.get(norm_name(name, self.profile))
     def section(self, name:str)->str|None:
         "Text of the section under the heading or label `name` (first match), or None."
         p = self.find(name)

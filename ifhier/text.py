@@ -23,8 +23,10 @@ def count_words(text:str,  # any text
     if text.isascii(): return len(text.encode("ascii").translate(_NON_WORD).split())   # ASCII: `\w` is [A-Za-z0-9_]; the rest made blanks
     return len(_WORD.findall(text))   # the same count as one generator step per word, without the steps
 
-_NON_WORD = bytes.maketrans(bytes(c for c in range(128) if not (chr(c).isalnum() or c == 95)),
-                            b" " * sum(1 for c in range(128) if not (chr(c).isalnum() or c == 95)))
+def _word_char(c:str)->bool: return c.isalnum() or c == "_"   # `\w` on an ASCII character
+
+_NON_WORD_ASCII = bytes(c for c in range(128) if not _word_char(chr(c)))
+_NON_WORD = bytes.maketrans(_NON_WORD_ASCII, b" " * len(_NON_WORD_ASCII))
 
 # %% ../nbs/00_text.ipynb #78596abb
 class _DeferredPackage(ModuleType):
@@ -255,8 +257,6 @@ def count_keyword(text:str,  # any text
         if (i == 0 or not _word_char(t[i - 1])) and (i + m >= end or not _word_char(t[i + m])): n += 1; i = t.find(k, i + m)
         else: i = t.find(k, i + 1)
     return n
-
-def _word_char(c:str)->bool: return c.isalnum() or c == "_"   # `\w` on an ASCII character
 
 def count_substring_ci(text:str,  # any text
                        sub:str,   # the substring, taken literally

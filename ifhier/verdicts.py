@@ -50,13 +50,14 @@ def _type(cid:str):
     if ct is None or dict.get(REGISTRY, ct.id) is not ct: ct = _TYPES[cid] = get_type(cid)
     return ct
 
-_new, _put = object.__new__, object.__setattr__
 
 def _verdict(path:str, cid:str, params:dict, verdict:str, reason:str, span:tuple|None=None)->Verdict:
     "`Verdict(...)` made without the frozen dataclass's six `__setattr__` calls (the walk makes one per constraint)."
     v = _new(Verdict)
     _put(v, "__dict__", {"node_path": path, "constraint": cid, "params": params, "verdict": verdict, "reason": reason, "span": span})
     return v
+
+_new, _put = object.__new__, object.__setattr__
 
 _FAST: dict = {}
 
@@ -85,10 +86,7 @@ def _run(cid:str, params:dict, value, text:str, path:str, span:tuple|None=None, 
         else: passed, reason = bool(passed), c.reason
     else: passed, reason = bool(getattr(c, "passed", c)), getattr(c, "reason", "")
     if passed or profile != "loose" or structure:
-        v = _new(Verdict)   # `_verdict`, inlined
-        _put(v, "__dict__", {"node_path": path, "constraint": cid, "params": params, "verdict": "pass" if passed else "fail",
-                             "reason": reason if type(reason) is str else str(reason), "span": span})
-        return v
+        return _verdict(path, cid, params, "pass" if passed else "fail", reason if type(reason) is str else str(reason), span)
     if not passed and profile == "loose" and ct.level == "content":      # the loose profile's content tolerances
         for name, variant in content_variants(cid, text):
             c2 = ct(variant, **kw)

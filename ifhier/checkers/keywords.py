@@ -8,7 +8,7 @@ import re, string
 from dataclasses import dataclass
 from ..registry import (Slack, counted, agree, Check, ok, bad, compare, constraint, Param, ParamError, TextParam, scoped,
                              TextListParam, RELATIONS)
-from ..text import count_letter, squash, occurrences, substring_occurrences, quote_join
+from ..text import count_letter, squash, occurrences, substring_occurrences, quote_join, _word_char
 from ..specs import INF, rel_interval, meet, need_phrase, need_more, insert_mid, phrase_pattern
 
 # %% auto #0
@@ -90,7 +90,6 @@ def not_contains(text:str,   # the scope's text
 
 # %% ../../nbs/checkers/11_keywords.ipynb #6a058540
 _LEAD = re.compile(r"^[\s#>*_\"“'‘]*")
-def _isw(c): return c.isalnum() or c == "_"
 
 def _witness_starts_with(spec, prefix): spec.prefix = prefix
 
@@ -113,7 +112,7 @@ def starts_with(text:str,   # the scope's text
     p = squash(prefix)
     head = squash(_LEAD.sub("", text)[:4 * len(prefix) + 200])
     cut = head[len(p):len(p) + 1]
-    if head[:len(p)].casefold() == p.casefold() and not (cut and _isw(cut) and _isw(p[-1])):
+    if head[:len(p)].casefold() == p.casefold() and not (cut and _word_char(cut) and _word_char(p[-1])):
         return ok(f"starts with '{head[:len(p)]}'")
     return bad(f"starts with '{head[:len(p) + 10]}'; needed '{p}'")
 
@@ -142,7 +141,7 @@ def end_checker(text:str,       # the scope's text
     "Does `text` end with `end_phrase` (any case), followed by nothing but whitespace?"
     p, tail = squash(end_phrase), squash(text.rstrip()[-4 * len(end_phrase) - 200:])
     before = tail[-len(p) - 1:-len(p)] if len(tail) > len(p) else ""
-    if tail[-len(p):].casefold() == p.casefold() and not (before and _isw(before) and _isw(p[0])):
+    if tail[-len(p):].casefold() == p.casefold() and not (before and _word_char(before) and _word_char(p[0])):
         return ok(f"ends with '{tail[-len(p):]}'")
     return bad(f"ends with '{tail[-len(p) - 10:]}'; needed '{p}'")
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 import ast, json, math, re, warnings
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 from ..io import InputError
 from ..tree import ConstraintNode, MAX_TREE_DEPTH, iter_nodes
 from ..verdicts import Verdict, as_tree, check, check_profile, check_verdicts, normal_text, unscored_verdicts
+from ..scopes import _frozen
 from ..guard import CUT_OFF, FAILED, MISSING, PASSED, TIME_LIMIT, UNSCORED, Unscored, check_time_limit, error_reason, guarded_map, pool_context
 from ..run.rundir import THINK_CLOSE, THINK_OPEN, visible_answer
 _Executor = "concurrent.futures.Executor"   # named in signatures only: the reward never imports concurrent.futures
@@ -70,10 +72,7 @@ def answer_text(completion:Any,            # str, bytes, a chat message / messag
     t, unfinished = _drop_end_tokens(normal_text(t)), finish_reason == "length"   # no leading BOM, LF line ends
     if think == "strip" and (THINK_OPEN in t or THINK_CLOSE in t):   # no think tag: `visible_answer` gives `t` back, finished
         v = visible_answer(t); t, unfinished = v.text, unfinished or v.unfinished    # an unclosed <think>: unfinished
-    a = _new(Answer); _put(a, "__dict__", {"text": t.strip(), "unfinished": unfinished, "why": ""})   # `Answer(...)` without its frozen setters
-    return a
-
-_new, _put = object.__new__, object.__setattr__
+    return _frozen(Answer, text=t.strip(), unfinished=unfinished, why="")
 
 # %% ../../nbs/reward/85_reward.ipynb #01880e8b
 MODES = ("partial", "binary", "graded", "vector")
@@ -276,15 +275,10 @@ def _result(task, a:Answer, completion, got, opts:tuple):
     if mode == "vector": return _entries(vs, credit, a.unfinished, state)
     return Reward(value, state, why, components_of(task, vs, [k * c for c in per]) if comps else None)
 
-_NOT_PASSED: dict = {}
-
+@lru_cache(maxsize=4096)   # failed answers repeat a few pairs of counts
 def _not_passed(bad:int, n:int)->str:
-    "The reason `3 of 7 constraints not passed`, worded once per pair of counts (failed answers repeat a few)."
-    r = _NOT_PASSED.get((bad, n))
-    if r is None:
-        if len(_NOT_PASSED) >= 4096: _NOT_PASSED.clear()
-        r = _NOT_PASSED[(bad, n)] = f"{bad} of {n} constraints not passed"
-    return r
+    "The reason `3 of 7 constraints not passed`, worded once per pair of counts."
+    return f"{bad} of {n} constraints not passed"
 
 def _score(task, completion, finish_reason, opts:tuple):
     "The reward of one completion under validated `opts`, in this process; never raises."
