@@ -344,6 +344,10 @@ def score_chunk(trees:dict,   # {tree index: task text} for the tasks this chunk
     return out
 
 # %% ../../nbs/reward/85_reward.ipynb #5b4a483a
+# one encoder for every tree: `json.dumps` with options builds a new one per call, and no circular check (a circular
+# record overflows the recursion limit instead, and is unscored like any other unreadable record)
+_to_json = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
 def _tree_json(record, memo:dict)->str:
     "The text a worker reads `record`'s task from (tree JSON, IFEval JSON, or the bearer's own text), once per distinct object."
     b = _bearer(record)
@@ -351,11 +355,11 @@ def _tree_json(record, memo:dict)->str:
     if isinstance(obj, str): return json.dumps({"tree": obj}) if isinstance(b, _Tree) else obj
     if (js := memo.get(id(obj))) is None:
         try:
-            if isinstance(obj, ConstraintNode): js = json.dumps(obj.to_json(), ensure_ascii=False)
-            elif isinstance(b, _Tree) or (isinstance(obj, dict) and "kind" in obj): js = json.dumps({"tree": obj}, ensure_ascii=False)
+            if isinstance(obj, ConstraintNode): js = _to_json(obj.to_json())
+            elif isinstance(b, _Tree) or (isinstance(obj, dict) and "kind" in obj): js = _to_json({"tree": obj})
             elif isinstance(obj, dict) and ("instruction_id_list" in obj or "instruction_id" in obj):
-                js = json.dumps({k: obj[k] for k in ("instruction_id_list", "instruction_id", "kwargs") if k in obj}, ensure_ascii=False)
-            elif isinstance(obj, (dict, list, tuple)) and not isinstance(obj, _Tree): _resolve(obj); js = json.dumps(obj, ensure_ascii=False)
+                js = _to_json({k: obj[k] for k in ("instruction_id_list", "instruction_id", "kwargs") if k in obj})
+            elif isinstance(obj, (dict, list, tuple)) and not isinstance(obj, _Tree): _resolve(obj); js = _to_json(obj)
             else: _resolve(obj)
         except Exception as e: js = _BAD + json.dumps(str(e) if isinstance(e, InputError) else f"{type(e).__name__}") + "}"
         if js is None: js = _BAD + '"unreadable record"}'
@@ -363,41 +367,41 @@ def _tree_json(record, memo:dict)->str:
     else: js = js[0]
     return js
 
-def _tree_texts(records)->list:
-    "The tree JSON text of every record, serialised once per distinct tree object (and read once per distinct record object)."
-    memo, seen, out = {}, {}, []
-    for r in records:
-        hit = seen.get(id(r))
-        if hit is None or hit[1] is not r: hit = seen[id(r)] = (_tree_json(r, memo), r)
-        out.append(hit[0])
-    return out
+def _record_groups(records)->list:
+    "`[(record, its rows)]` per distinct record object, in order of first appearance: one cheap pass that serialises nothing."
+    at, groups = {}, []
+    for j, r in enumerate(records):                    # `groups` holds each record, so no id is reused while we read
+        if (g := at.get(id(r))) is None: at[id(r)] = len(groups); groups.append((r, [j]))
+        else: groups[g][1].append(j)
+    return groups
 
-def _chunks(texts:list, completions, finish_reasons, sizes, rows:Sequence):
-    "Yield `(trees, items)` chunk payloads for `rows`, in that order, `sizes` rows each, lazily so workers start at once."
-    index, lo = {}, 0
-    for size in sizes:
-        trees, items = {}, []
-        rows_here, lo = rows[lo:lo + size], lo + size
-        for j in rows_here:
-            i = index.setdefault(js := texts[j], len(index))
-            trees[i] = js
-            items.append((i, completions[j], finish_reasons[j] if finish_reasons is not None else None))
-        yield trees, items
+def _to_score(records, completions, finish_reasons, dedup:bool, src:list):
+    "Yield `(tree text, completion, finish reason, row)` per row to score, a record's rows together, each tree serialised as its first row goes out; set `src[j]` to the yield position row j's result is read from."
+    memo, seen_by_tree, k = {}, {}, 0
+    for r, rows in _record_groups(records):
+        js = _tree_json(r, memo)
+        seen = seen_by_tree.setdefault(js, {})     # by tree *text*: equal trees in different objects still share answers
+        for j in rows:
+            c, fr = completions[j], None if finish_reasons is None else finish_reasons[j]
+            if dedup and isinstance(c, str):           # identical (tree, text completion, finish reason): scored once
+                key = c if fr is None else (c, fr)
+                if (at := seen.get(key)) is not None: src[j] = at; continue
+                seen[key] = k
+            src[j] = k; k += 1
+            yield js, c, fr, j
 
-def _by_tree(trees:list, rows:list)->list:
-    "Positions of `rows` ordered by their tree (stable), so each chunk covers few distinct trees."
-    index = {}
-    key = [index.setdefault(trees[j], len(index)) for j in rows]
-    return sorted(range(len(rows)), key=key.__getitem__)
-
-def _distinct(trees:list, completions, finish_reasons)->tuple[list, list]:
-    "Rows to score and, per row, which scored row it copies: identical (tree, text completion, finish reason) once."
-    first, keep, src = {}, [], []
-    for j, c in enumerate(completions):
-        k = (trees[j], c, finish_reasons[j] if finish_reasons is not None else None) if isinstance(c, str) else j
-        if (at := first.get(k)) is None: at = first[k] = len(keep); keep.append(j)
-        src.append(at)
-    return keep, src
+def _chunks(scored, n:int, size_of:Callable):
+    "Yield `(trees, items)` chunk payloads from `scored` as they fill, so the first goes out before the batch is read; `size_of(left)` sizes the next chunk when at most `left` rows remain."
+    index, trees, items, left = {}, {}, [], n
+    size = size_of(left)
+    for js, c, fr, _ in scored:
+        if (i := index.get(js)) is None: i = index[js] = len(index)
+        if i not in trees: trees[i] = js
+        items.append((i, c, fr))
+        if len(items) == size:
+            yield trees, items
+            left -= size; size = size_of(left); trees, items = {}, []
+    if items: yield trees, items
 
 # %% ../../nbs/reward/85_reward.ipynb #957dd6c7
 def reward_batch(records:Sequence,          # records of any of `SHAPES`, one per completion
@@ -422,15 +426,13 @@ def reward_batch(records:Sequence,          # records of any of `SHAPES`, one pe
     n = len(records)
     if len(completions) != n: raise InputError(f"{n} records but {len(completions)} completions")
     if finish_reasons is not None and len(finish_reasons) != n: raise InputError(f"{n} records but {len(finish_reasons)} finish reasons")
-    trees = _tree_texts(records)
-    keep, src = _distinct(trees, completions, finish_reasons) if dedup else (None, None)
-    rows = list(range(n)) if keep is None else keep
-    if executor is None and time_limit is not None:
-        out = _guarded(trees, completions, finish_reasons, rows, opts, workers, time_limit, mp_context)
-    else: out = _chunked(trees, completions, finish_reasons, rows, opts, workers, executor, chunksize, mp_context)
-    if src is None: return out
-    if mode == "vector": return [[dict(e) for e in out[k]] for k in src]
-    return [out[k] for k in src] if not components else [Reward(float(out[k]), out[k].state, out[k].reason, dict(out[k].components)) for k in src]
+    src = [0] * n                                  # row j's result is out[src[j]]: filled as the rows are read
+    scored = _to_score(records, completions, finish_reasons, dedup, src)   # lazy: read while the workers score
+    if executor is None and time_limit is not None: out = _guarded(scored, opts, workers, time_limit, mp_context)
+    else: out = _chunked(scored, n, opts, workers, executor, chunksize, mp_context)
+    if not dedup or len(out) == n or (mode != "vector" and not components): return [out[k] for k in src]
+    if mode == "vector": return [[dict(e) for e in out[k]] for k in src]          # copies: no two rows share a mutable result
+    return [Reward(float(out[k]), out[k].state, out[k].reason, dict(out[k].components)) for k in src]
 
 _JOBS: dict = {}   # in a guarded worker: {"tasks": {tree key: task}, "opts": options}, set by `_take_tasks` as it starts
 
@@ -446,17 +448,17 @@ def _answer_job(job:tuple):
     a = answer_text(c, opts[2], fr) if unfinished is None else Answer(c, unfinished)
     return _result(task, a, c, _verdicts(task, a.text, opts[1]), opts)
 
-def _guarded(trees, completions, finish_reasons, rows, opts, workers, time_limit, context)->list:
-    "One guarded task per answer, scored whole in the worker; trees parsed here once before the pool starts; results built here only when unscored."
-    fr = (lambda j: None) if finish_reasons is None else finish_reasons.__getitem__
-    keys, tasks, out, jobs, at = {}, {}, [None] * len(rows), [], []
-    for k, j in enumerate(rows):
-        if (key := keys.get(js := trees[j])) is None: key = keys[js] = len(keys); tasks[key] = _tree_cached(js)
-        t, c = tasks[key], completions[j]
+def _guarded(scored, opts, workers, time_limit, context)->list:
+    "One guarded task per answer in `scored`, scored whole in the worker; trees parsed here once before the pool starts; results built here only when unscored."
+    keys, tasks, out, jobs, at, rows = {}, {}, [], [], [], []
+    for js, c, fr, _ in scored:
+        if (key := keys.get(js)) is None: key = keys[js] = len(keys); tasks[key] = _tree_cached(js)
+        t, k = tasks[key], len(out)
+        out.append(None); rows.append((key, c, fr))
         if isinstance(t, str): out[k] = _bad_record(t, opts); continue
-        if type(c) is str: jobs.append((key, c, "length" if fr(j) == "length" else None, None))   # all `answer_text` reads of it
+        if type(c) is str: jobs.append((key, c, "length" if fr == "length" else None, None))   # all `answer_text` reads of it
         else:                                              # bytes, chat messages, anything: made text here (a task must pickle)
-            a = answer_text(c, opts[2], fr(j))
+            a = answer_text(c, opts[2], fr)
             if a.text is None: out[k] = _result(t, a, c, None, opts); continue
             jobs.append((key, a.text, None, a.unfinished))
         at.append(k)
@@ -465,39 +467,30 @@ def _guarded(trees, completions, finish_reasons, rows, opts, workers, time_limit
     init = ({i: t for i, t in tasks.items() if not isinstance(t, str)} if fork else {i: js for js, i in keys.items()}, opts, not fork)
     for r, k in zip(guarded_map(_answer_job, jobs, max(1, workers), time_limit, _take_tasks, init, context=ctx), at):
         if isinstance(r, Unscored):                        # killed at its limit, or the worker died: built here
-            j = rows[k]
-            r = _result(tasks[keys[trees[j]]], answer_text(completions[j], opts[2], fr(j)), completions[j], r, opts)
+            key, c, fr = rows[k]
+            r = _result(tasks[key], answer_text(c, opts[2], fr), c, r, opts)
         out[k] = r
     return out
 
-def _chunk_sizes(m:int,          # rows to score
-                cap:int,        # the largest chunk
-                workers:int,    # processes sharing the chunks
-                floor:int=64,   # the smallest chunk (but the last)
-               )->list[int]:    # sizes summing to `m`
-    "Guided sizes: `cap` while many rows remain, then about half a worker's fair share of what is left, down to `floor`, so the workers finish together."
-    out, left = [], m
-    while left > 0:
-        k = min(left, max(floor, min(cap, -(-left // (2 * workers)))))
-        out.append(k); left -= k
-    return out
+def _guided_size(left:int,      # at most this many rows remain
+                 cap:int,       # the largest chunk
+                 workers:int,   # processes sharing the chunks
+                 floor:int=64,  # the smallest chunk (but the last)
+                )->int:
+    "The next guided chunk: `cap` while many rows remain, then about half a worker's fair share of what is left, down to `floor`, so the workers finish together."
+    return min(left, max(floor, min(cap, -(-left // (2 * workers)))))
 
-def _chunked(trees, completions, finish_reasons, rows, opts, workers, executor, chunksize, context)->list:
-    "Chunks of answers: in this process, on an unguarded-per-answer pool of `workers`, or on `executor` (guided sizes unless `chunksize` is given)."
-    m, w = len(rows), max(1, workers if executor is None else getattr(executor, "_max_workers", 2))
-    sizes = [chunksize] * -(-m // chunksize) if chunksize else _chunk_sizes(m, max(64, min(4096, -(-m // (8 * w)))), w)
-    if executor is None and workers < 1:
-        return [r for t, it in _chunks(trees, completions, finish_reasons, sizes, rows) for r in score_chunk(t, it, opts)]
-    order = _by_tree(trees, rows)          # rows grouped by tree: a chunk then ships a few trees, not hundreds
-    chunks = _chunks(trees, completions, finish_reasons, sizes, [rows[k] for k in order])
-    if executor is not None: got = _gather(executor, chunks, opts)
-    else:
-        chunks, got = list(chunks), []
-        for (t, it), r in zip(chunks, guarded_map(_chunk_job, ((t, it, opts) for t, it in chunks), workers, None, context=context, chunk=1)):
-            got += [_bad_record(r.reason, opts) for _ in it] if isinstance(r, Unscored) else r
-    out = [None] * len(rows)
-    for k, r in zip(order, got): out[k] = r
-    return out
+def _chunked(scored, n:int, opts, workers, executor, chunksize, context)->list:
+    "The results of `scored` (of `n` rows at most), chunk by chunk: in this process, on an unguarded-per-answer pool of `workers`, or on `executor` (guided sizes unless `chunksize` is given)."
+    w = max(1, workers if executor is None else getattr(executor, "_max_workers", 2))
+    cap = max(64, min(4096, -(-n // (8 * w))))
+    chunks = _chunks(scored, n, (lambda left: chunksize) if chunksize else (lambda left: _guided_size(left, cap, w)))
+    if executor is None and workers < 1: return [r for t, it in chunks for r in score_chunk(t, it, opts)]
+    if executor is not None: return _gather(executor, chunks, opts)
+    chunks, got = list(chunks), []
+    for (t, it), r in zip(chunks, guarded_map(_chunk_job, ((t, it, opts) for t, it in chunks), workers, None, context=context, chunk=1)):
+        got += [_bad_record(r.reason, opts) for _ in it] if isinstance(r, Unscored) else r
+    return got
 
 def _chunk_job(job:tuple)->list:
     "Worker function for a chunk with no per-answer limit: `score_chunk(trees, items, opts)`."
