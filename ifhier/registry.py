@@ -39,13 +39,13 @@ class Check:
 
 _new, _put = object.__new__, object.__setattr__
 
-def _new_check(passed:bool, reason:str)->Check:
-    "`Check(passed, reason)` without the frozen dataclass's two `__setattr__` calls: every checker returns one per answer."
-    c = _new(Check); _put(c, "__dict__", {"passed": passed, "reason": reason})
-    return c
+def _frozen(cls, fields:dict):
+    "`cls(**fields)` for a frozen dataclass, without its one `__setattr__` call per field: each answer makes many (checks here, parsed scopes, verdicts, the reward's answer)."
+    o = _new(cls); _put(o, "__dict__", fields)
+    return o
 
-def ok(reason:str="")->Check:   "A passing `Check`."; return _new_check(True, reason)
-def bad(reason:str)->Check:     "A failing `Check`."; return _new_check(False, reason)
+def ok(reason:str="")->Check:   "A passing `Check`."; return _frozen(Check, {"passed": True, "reason": reason})
+def bad(reason:str)->Check:     "A failing `Check`."; return _frozen(Check, {"passed": False, "reason": reason})
 
 # %% ../nbs/01_registry.ipynb #e1e90ae8
 def counted(n:int,               # the number
@@ -63,7 +63,8 @@ def count_check(got:int,               # the measured count
                 qualifier:str="",      # words after the noun, e.g. " of level 2"
                )->Check:
     "The verdict of every counting constraint: `got` `rel` `n`, with the reason '3 words; needed at most 2'."
-    return _new_check(*_count_verdict(got, rel, n, noun, plural, qualifier))
+    passed, reason = _count_verdict(got, rel, n, noun, plural, qualifier)
+    return _frozen(Check, {"passed": passed, "reason": reason})
 
 @lru_cache(maxsize=65_536)   # answers repeat the same few counts: each verdict is worded once
 def _count_verdict(got, rel, n, noun, plural, qualifier)->tuple:

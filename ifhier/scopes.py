@@ -12,6 +12,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 from .tolerances import PROFILES, tolerance, _loose, _EMO, _NAME_HEAD
 from .spans import Loc, _norm_pieces, _shift, _cut, _cut_text, _lines, _region
+from .registry import _frozen
 
 # %% auto #0
 __all__ = ['norm_name', 'CodeBlock', 'strip_code', 'Heading', 'SectionDoc', 'MarkdownDoc', 'parse_markdown', 'Section',
@@ -183,11 +184,6 @@ def _section_text(t:str, a:int, b:int, last:bool, first:str="", first_at:int=0, 
     if any(l[0] not in " \t" for l in ls if l.strip()): return "\n".join(l if l.strip() else "" for l in ls).strip()
     return _cut_text(t, lines)
 
-def _frozen(cls, **fields):
-    "`cls(**fields)` for a frozen dataclass, without its one `__setattr__` call per field: every parsed scope makes one."
-    o = object.__new__(cls); object.__setattr__(o, "__dict__", fields)
-    return o
-
 class SectionDoc:
     "What a parsed document of named sections shares (`MarkdownDoc`, `LabeledDoc`): finding a section by name, cutting its text."
     _parts, _name = "sections", "label"   # the attribute holding the parts, and each part's name field
@@ -267,7 +263,7 @@ def parse_markdown(text:str,            # a Markdown document
         while open_ and lv[open_[-1]] >= level: en[open_.pop()] = pos
         open_.append(len(lv))
         lv.append(level); nm.append(name); st.append(min(body, len(t))); en.append(len(t))
-    return _frozen(MarkdownDoc, text=t, headings=tuple(map(Heading, lv, nm, st, en)), code_blocks=tuple(blocks), profile=profile)
+    return _frozen(MarkdownDoc, {"text": t, "headings": tuple(map(Heading, lv, nm, st, en)), "code_blocks": tuple(blocks), "profile": profile})
 
 # %% ../nbs/02_scopes.ipynb #f2ed97e5
 _LABEL = re.compile(r"^(?! {0,3}\d{1,9}[.)](?:[ \t]|$)) {0,3}(?:\*\*|__)?"
@@ -332,7 +328,7 @@ def parse_labeled(text:str,             # text in `Label: ...` sections
         if en: en[-1] = m.start()
         lab.append(m[1].strip()); first.append(m[2] or ""); st.append(min(m.end() + 1, len(t))); en.append(len(t))
         fa.append(m.start(2) if m[2] is not None else m.end())
-    return _frozen(LabeledDoc, text=t, sections=tuple(map(Section, lab, first, st, en, fa)), profile=profile)
+    return _frozen(LabeledDoc, {"text": t, "sections": tuple(map(Section, lab, first, st, en, fa)), "profile": profile})
 
 # %% ../nbs/02_scopes.ipynb #e59a175f
 _ITEM = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])(?:([ \t]+)(.*)|[ \t]*)$", re.M)

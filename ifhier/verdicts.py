@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 from .io import InputError
-from .registry import REGISTRY, get_type, Check, bad
+from .registry import REGISTRY, get_type, Check, bad, _frozen
 from .tolerances import PROFILES, content_variants, tolerance
 from .spans import Loc
 from .scopes import parse_scope, parse_located, loose_region, scope_text
@@ -50,14 +50,9 @@ def _type(cid:str):
     if ct is None or dict.get(REGISTRY, ct.id) is not ct: ct = _TYPES[cid] = get_type(cid)
     return ct
 
-
 def _verdict(path:str, cid:str, params:dict, verdict:str, reason:str, span:tuple|None=None)->Verdict:
     "`Verdict(...)` made without the frozen dataclass's six `__setattr__` calls (the walk makes one per constraint)."
-    v = _new(Verdict)
-    _put(v, "__dict__", {"node_path": path, "constraint": cid, "params": params, "verdict": verdict, "reason": reason, "span": span})
-    return v
-
-_new, _put = object.__new__, object.__setattr__
+    return _frozen(Verdict, {"node_path": path, "constraint": cid, "params": params, "verdict": verdict, "reason": reason, "span": span})
 
 _FAST: dict = {}
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 from ..io import InputError
 from ..tree import ConstraintNode, MAX_TREE_DEPTH, iter_nodes
 from ..verdicts import Verdict, as_tree, check, check_profile, check_verdicts, normal_text, unscored_verdicts
-from ..scopes import _frozen
+from ..registry import _frozen
 from ..guard import CUT_OFF, FAILED, MISSING, PASSED, TIME_LIMIT, UNSCORED, Unscored, check_time_limit, error_reason, guarded_map, pool_context
 from ..run.rundir import THINK_CLOSE, THINK_OPEN, visible_answer
 _Executor = "concurrent.futures.Executor"   # named in signatures only: the reward never imports concurrent.futures
@@ -72,7 +72,7 @@ def answer_text(completion:Any,            # str, bytes, a chat message / messag
     t, unfinished = _drop_end_tokens(normal_text(t)), finish_reason == "length"   # no leading BOM, LF line ends
     if think == "strip" and (THINK_OPEN in t or THINK_CLOSE in t):   # no think tag: `visible_answer` gives `t` back, finished
         v = visible_answer(t); t, unfinished = v.text, unfinished or v.unfinished    # an unclosed <think>: unfinished
-    return _frozen(Answer, text=t.strip(), unfinished=unfinished, why="")
+    return _frozen(Answer, {"text": t.strip(), "unfinished": unfinished, "why": ""})
 
 # %% ../../nbs/reward/85_reward.ipynb #01880e8b
 MODES = ("partial", "binary", "graded", "vector")
@@ -352,7 +352,7 @@ def _tree_json(record, memo:dict)->str:
     "The text a worker reads `record`'s task from (tree JSON, IFEval JSON, or the bearer's own text), once per distinct object."
     b = _bearer(record)
     obj = b.value if isinstance(b, _Tree) else b
-    if isinstance(obj, str): return json.dumps({"tree": obj}) if isinstance(b, _Tree) else obj
+    if isinstance(obj, str): return _to_json({"tree": obj}) if isinstance(b, _Tree) else obj
     if (js := memo.get(id(obj))) is None:
         try:
             if isinstance(obj, ConstraintNode): js = _to_json(obj.to_json())
