@@ -54,11 +54,9 @@ def test_draw_from_another_bench_in_one_voice(tmp_path):
     assert bad.returncode != 0 and "cannot draw 99" in bad.stderr and "Traceback" not in bad.stderr
 
 def test_shipped_hard_panel_is_the_shipped_hard_tier_and_scores(tmp_path):
-    "The hard-tier panel was drawn from build 2.0-hard; 20 of its 32 prompts are unchanged in the shipped 2.2-hard (the later reader's rules redrew or reworded 12); every constraint carries a sealed label."
-    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    "The first hard-tier panel (build 2.0-hard, kept whole in its own bench.jsonl) scores; every constraint carries a sealed label."
     drawn = pd.read_json(PANEL.parent / "panel_hard" / "bench.jsonl", lines=True).to_dict("records")
     assert len(drawn) == 32 and {r["builder_version"] for r in drawn} == {"ifhier-build/2.0-hard"}
-    assert sum(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn) == 20
     r = _panel("score", "--panel", PANEL.parent / "panel_hard", "--out", tmp_path, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(tmp_path / "verdicts.csv")
@@ -68,12 +66,10 @@ def test_shipped_hard_panel_is_the_shipped_hard_tier_and_scores(tmp_path):
     assert "Wilson 95% CI" in r.stdout and "paired wording effect" not in r.stdout
 
 def test_second_hard_panel_scores_as_its_provenance_says(tmp_path):
-    "Round 2 (a fresh draw on build 2.1-hard, seed 26): 23 of its 32 prompts unchanged in 2.2-hard; checker and readers agree on 486 of 487; 32/32 prompts pass; the one checker failure is 'Moon's' counted as two words."
+    "Round 2 (a fresh draw on build 2.1-hard, seed 26): checker and readers agree on 486 of 487; 32/32 prompts pass; the one checker failure is 'Moon's' counted as two words."
     R = PANEL.parent / "panel_hard" / "round2"
-    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
     drawn = pd.read_json(R / "bench.jsonl", lines=True).to_dict("records")
     assert len(drawn) == 32 and {r["builder_version"] for r in drawn} == {"ifhier-build/2.1-hard"}
-    assert sum(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn) == 23
     r = _panel("score", "--panel", R, "--out", tmp_path, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "agree on 486/487 constraints" in r.stdout
@@ -84,8 +80,32 @@ def test_second_hard_panel_scores_as_its_provenance_says(tmp_path):
     p = pd.read_csv(tmp_path / "prompts.csv")
     assert p.passed.all() and p.groupby("depth").size().to_dict() == {0: 8, 1: 8, 2: 8, 3: 8}
     later = pd.read_csv(PANEL.parent / "panel_hard" / "readability_core_2.1_vs_hard_2.2.csv")
-    assert len(later) == 80 and set(later.rater) == {"E", "F"} and later.as_shipped.sum() == 74   # 37 prompts x 2 raters as shipped
-    shipped = {r["id"]: r["prompt"] for f in ("ifhierbench.jsonl", "ifhierbench_hard.jsonl") for r in pd.read_json(ROOT / "ifhier" / "data" / f, lines=True).to_dict("records")}
-    assert set(later.id) <= set(shipped)
+    assert len(later) == 80 and set(later.rater) == {"E", "F"} and later.as_shipped.sum() == 74   # 37 prompts x 2 raters as shipped in core 2.1 and hard 2.2
+    core = {r["id"]: r["prompt"] for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench.jsonl", lines=True).to_dict("records")}
+    assert set(later[later.build == "core-2.1"].id) <= set(core)
     rt = pd.read_csv(R / "readability_core_2.0_vs_hard_2.1.csv")
     assert len(rt) == 80 and set(rt.rater) == {"A", "B"} and rt.groupby("build").size().to_dict() == {"core-2.0": 40, "hard-2.1": 40}
+
+def test_third_hard_panel_scores_as_its_provenance_says(tmp_path):
+    "Round 3 (build 2.3-hard, seed 33; core 2.1, seed 34): streaming answers fail the hard tier as the provenance says, reasoning answers pass it, the core control passes."
+    R = PANEL.parent / "panel_hard" / "round3"
+    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    drawn = pd.read_json(R / "hard_streaming" / "bench.jsonl", lines=True).to_dict("records")
+    assert len(drawn) == 32 and all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn)   # the shipped build
+    assert (R / "hard_streaming" / "bench.jsonl").read_bytes() == (R / "hard_reasoning" / "bench.jsonl").read_bytes()
+    want = {"hard_streaming": ({0: 7, 1: 3, 2: 3, 3: 0}, 441, 445), "hard_reasoning": ({0: 8, 1: 8, 2: 8, 3: 8}, 445, 445),
+            "core_streaming": ({0: 7, 1: 8, 2: 8, 3: 8}, 155, 155)}
+    for name, (per_depth, agree, n) in want.items():
+        r = _panel("score", "--panel", R / name, "--out", tmp_path / name, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert f"agree on {agree}/{n} constraints" in r.stdout, r.stdout
+        p = pd.read_csv(tmp_path / name / "prompts.csv")
+        assert p.groupby("depth").passed.sum().to_dict() == per_depth, (name, p.groupby("depth").passed.sum().to_dict())
+        df = pd.read_csv(tmp_path / name / "verdicts.csv")
+        assert df.reader.notna().all() and len(df) == 2 * n
+    rt = pd.read_csv(R / "readability_core_2.1_vs_hard_2.3.csv")
+    assert len(rt) == 80 and set(rt.rater) == {"G", "H"} and rt.groupby("build").size().to_dict() == {"core-2.1": 40, "hard-2.3": 40}
+    means = rt.groupby("build").clarity.mean().round(2).to_dict()
+    assert means == {"core-2.1": 3.95, "hard-2.3": 3.4}, means
+    shipped = {r["id"]: r["prompt"] for f in ("ifhierbench.jsonl", "ifhierbench_hard.jsonl") for r in pd.read_json(ROOT / "ifhier" / "data" / f, lines=True).to_dict("records")}
+    assert set(rt.id) <= set(shipped)

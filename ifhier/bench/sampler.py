@@ -337,7 +337,8 @@ def _draw_types(rng, root:bool, field:list|None=None, long:bool=True, tier:Tier=
         cands = [c for c in content_types() if c not in out and not (conflicts_of(c) & set(out)) and c not in VALUE_SETS
                  and (root or not get_type(c).hooks.get("root_only")) and (long or not get_type(c).hooks.get("long_form"))
                  and (role is None or role(c))]
-        if cands: out.append(cands[int(rng.integers(len(cands)))])
+        if cands and tier.type_weights: out.append(_choose(rng, {c: dict(tier.type_weights).get(c, 1.0) for c in cands}))
+        elif cands: out.append(cands[int(rng.integers(len(cands)))])
     return out
 
 def _field_of(st, node:ConstraintNode)->list|None:
