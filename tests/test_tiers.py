@@ -106,6 +106,30 @@ def test_reader_rules(name, request):
                 if lower: bad.append((r["id"], v.path, f"lower length bound on a short part: {lower}"))
     assert bad == []
 
+def _form_breaks(r):
+    "What the form rule (hard, from build 2.4) bars, read off one record's tree: each break as (path, what)."
+    out = []
+    for v in _visits(r):
+        ids, cons = {c for c, _ in v.node.constraints}, dict(v.node.constraints)
+        name = _name(v.node)
+        if isinstance(name, str) and name.lower().startswith("the "): out.append((v.path, f"a name with an article: {name}"))
+        if {"string.bullet_list", "string.starts_with"} <= ids: out.append((v.path, "a bulleted list that opens on a phrase"))
+        if "string.capital_letters" in ids and ids & {"string.contains", "string.keyword_frequency"}: out.append((v.path, "capitals holding lower-case phrases"))
+        paras = cons.get("string.nth_paragraph_first_word", {}).get("n", 0)
+        most = (cons.get("string.string_length") or {}).get("max_chars") or 10**9
+        if paras and most < 150 * paras: out.append((v.path, f"{paras} paragraphs in {most} characters"))
+        if any(sp["rel"] == "exactly" for sp in (cons.get("string.letter_frequency") or {}).get("specs", ())): out.append((v.path, "an exact letter count"))
+        if "string.placeholder" in ids and (v.path != "$" or r["genre"] not in ("email", "letter", "advertisement", "speech")):
+            out.append((v.path, f"blanks in a {r['genre']} part {v.path!r}"))
+    return out
+
+def test_hard_form_rule(hard, core):
+    "Hard 2.4's form rule, read off the trees: no part asked in two forms at once or in one no person would ask for; the core (2.1, without the rule) still has such parts."
+    assert {r["builder_version"] for r in hard} == {"ifhier-build/2.4-hard"}
+    assert [(r["id"], b) for r in hard for b in _form_breaks(r)] == []
+    kinds = Counter(b[1].split(":")[0].split(" in a ")[0] for r in core for b in _form_breaks(r))
+    assert sum(kinds.values()) >= 20, kinds
+
 def test_hard_interactions(hard):
     "Sibling text parts are tied together: a word one needs the next may not use; the same exact count asked twice."
     barred = same = 0

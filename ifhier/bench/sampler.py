@@ -22,11 +22,12 @@ from .tiers import Tier, TIERS
 __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE', 'P_OPEN', 'P_EXTRA', 'N_CONTENT', 'FANOUT',
            'STRUCTURE_WORDS', 'COUNT_NAMES', 'VALUE_SETS', 'PART_BARRED', 'UPPER_ONLY', 'SHORT_BARRED', 'LENGTHS',
            'MIN_SENTENCE_WORDS', 'CHARS_PER_WORD', 'CHARS_PER_PARAGRAPH', 'CHARS_PER_SENTENCE', 'WORDS_PER_REPEAT',
-           'LETTER_SHARE', 'LINKED', 'CODE_TYPES', 'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED', 'load_tasks',
-           'child_kind', 'held_kinds', 'can_reach', 'structure_word', 'fights_context', 'free_pool', 'lexical_values',
-           'round_numbers', 'humanise', 'draw_params', 'content_types', 'structure_types', 'opener', 'long_form',
-           'fits_role', 'PartCounts', 'part_counts', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'count_problem',
-           'top_level', 'sample_tree', 'fit_count']
+           'LETTER_SHARE', 'BLANK_GENRES', 'FORM_PARAGRAPH', 'SHORT_MOST', 'IN_WORDS_GIVEN', 'LINKED', 'CODE_TYPES',
+           'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED', 'load_tasks', 'child_kind', 'held_kinds', 'can_reach',
+           'structure_word', 'fights_context', 'free_pool', 'lexical_values', 'round_numbers', 'humanise',
+           'draw_params', 'content_types', 'structure_types', 'opener', 'long_form', 'fits_role', 'PartCounts',
+           'part_counts', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'plain_form', 'plain_names',
+           'count_problem', 'top_level', 'sample_tree', 'fit_count']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -242,10 +243,11 @@ def fits_role(cid:str,           # a content type
               short:bool=False,  # is it a short part (a headline, a price: the vocabulary's `short`)?
               facts:bool=False,  # does the task supply the facts (a context)?
               item:bool=False,   # is it an item of a list?
+              blanks:bool=True,  # may it leave blanks to fill in (form rule: only a whole letter, email, ad or speech)?
              )->bool:
     "Reader's rules: may a part of this role carry `cid`? (No sign-off, title, P.S., quotes, 'Section X' or letter count below the root; no placeholder where facts are supplied or in a short part; no lower length bound on a short part.)"
     if not root and cid in PART_BARRED: return False
-    if cid == "string.placeholder" and (facts or item): return False
+    if cid == "string.placeholder" and (facts or item or not blanks): return False
     return not (short and cid in SHORT_BARRED)
 
 MIN_SENTENCE_WORDS = 6   # reader's rules: fewer words per asked-for sentence (or bullet, paragraph) reads as a trick
@@ -327,11 +329,39 @@ def letter_trick(cons:list, root:bool)->str|None:
                 return f"letter trick: '{sp['letter']}' {sp['rel']} {sp['n']} in about {size} characters"
     return None
 
+# %% ../../nbs/bench/30_sampler.ipynb #29a8aa00
+BLANK_GENRES = ("email", "letter", "advertisement", "speech")   # form rule: where a reader fills in [NAME] or [ADDRESS]
+FORM_PARAGRAPH = (150, 25)   # form rule: the fewest characters and words a paragraph takes (two short sentences)
+SHORT_MOST = 2               # form rule: content constraints a short part (a headline, a dateline) may carry
+IN_WORDS_GIVEN = ("string.contains", "string.keyword_frequency")   # phrases the prompt gives in lower case
+
+def plain_form(cons:list,          # one text part's constraints
+               short:bool=False,   # is it a short part (the vocabulary's `short`)?
+              )->str|None:         # why it is not one plain form, or None
+    "Form rule: is one part asked to take two forms at once, or a form no person would ask of it?"
+    ids, k = {cid for cid, _ in cons}, part_counts(cons)
+    if "string.bullet_list" in ids and "string.starts_with" in ids: return "plain form: a bulleted list that opens on a phrase"
+    if "string.capital_letters" in ids and ids & set(IN_WORDS_GIVEN): return "plain form: all in capitals, holding phrases given in lower case"
+    room = min(k.chars[1] / FORM_PARAGRAPH[0], k.words[1] / FORM_PARAGRAPH[1])
+    if k.paragraphs and room < k.paragraphs: return f"plain form: {k.paragraphs} paragraphs in room for {int(room)}"
+    if any(sp["rel"] == "exactly" for cid, p in cons if cid == "string.letter_frequency" for sp in p["specs"]):
+        return "plain form: an exact count of one letter"
+    if short and k.repeat > 1: return f"plain form: a word {k.repeat} times in a short part"
+    return None
+
+_ARTICLE = re.compile(r"(?i)the\s")
+
+def plain_names(gv:dict)->dict:
+    "Form rule: genre vocabulary `gv` without the names that begin with 'The' (a prompt can only call such a part 'the \"The Offer\" section')."
+    keep = lambda ns: [n for n in ns if not (isinstance(n, str) and _ARTICLE.match(n))]
+    return dict(gv, **{r: keep(gv[r]) for r in _ROLE_OF.values()}, own={r: keep(ns) for r, ns in gv["own"].items()},
+                parts={n: tuple(keep(ps)) for n, ps in gv["parts"].items()})
+
 # %% ../../nbs/bench/30_sampler.ipynb #ff13b9ba
-def _draw_types(rng, root:bool, field:list|None=None, long:bool=True, tier:Tier=CORE, role:Callable|None=None)->list:
+def _draw_types(rng, root:bool, field:list|None=None, long:bool=True, tier:Tier=CORE, role:Callable|None=None, most:int|None=None)->list:
     if field: return [VALUE_SETS[int(rng.integers(len(VALUE_SETS)))]]
     w = tier.n_content[0 if root else 1]
-    k = 1 + int(rng.choice(len(w), p=w))
+    k = min(1 + int(rng.choice(len(w), p=w)), most or len(w))
     out = []
     for _ in range(k):
         cands = [c for c in content_types() if c not in out and not (conflicts_of(c) & set(out)) and c not in VALUE_SETS
@@ -350,22 +380,25 @@ def _draw_content(st, node:ConstraintNode, chain:list, root:bool):
     caps = {"values": {"sets": (tuple(field),)}} if field else None
     gv = st.ctx.get("vocab")
     long = long_form(node, gv)
-    role = None
+    role, short = None, False
     if st.tier.reader_rules:
         short = bool(gv) and next(iter((node.via or {}).values()), None) in gv["short"]
-        role = lambda c: fits_role(c, root, short, st.ctx.get("facts", False), "index" in (node.via or {}))
+        blanks = not st.tier.form_rule or (root and st.ctx.get("blanks", False))
+        role = lambda c: fits_role(c, root, short, st.ctx.get("facts", False), "index" in (node.via or {}), blanks)
         if short: caps = dict(caps or {}, rel={"options": UPPER_ONLY})
-    types = _draw_types(st.rng, root, field, long, st.tier, role)
+    most = SHORT_MOST if st.tier.form_rule and short else None
+    types = _draw_types(st.rng, root, field, long, st.tier, role, most)
     ctx = dict(st.ctx, place=place_of(node.via))
     for attempt in range(st.tries):
-        if attempt and attempt % 4 == 0: types = _draw_types(st.rng, root, field, long, st.tier, role)
+        if attempt and attempt % 4 == 0: types = _draw_types(st.rng, root, field, long, st.tier, role, most)
         cons, words = [], []
         for cid in types:
             try: p, w = draw_params(cid, st.rng, dict(ctx, used=st.used + words), caps=caps if cid in LENGTHS or "values" in (caps or {}) else None)
             except ParamError: continue
             cons.append((cid, p)); words += w
         node.constraints = cons
-        why = (st.tier.reader_rules and (terse(cons) or letter_trick(cons, root) or mixed_form(cons) or (st.tier.room_rule and cramped(cons)))) or (st.judge(node, chain) if cons else "no parameters could be drawn")
+        why = (st.tier.reader_rules and (terse(cons) or letter_trick(cons, root) or mixed_form(cons) or (st.tier.room_rule and cramped(cons))
+                                         or (st.tier.form_rule and plain_form(cons, short)))) or (st.judge(node, chain) if cons else "no parameters could be drawn")
         if why is None: st.used += words; return
         st.redraws[why.split(":")[0]] = st.redraws.get(why.split(":")[0], 0) + 1
     raise ParamError(f"no satisfiable content for a string scope at level {len(chain)}")
@@ -451,7 +484,8 @@ def _link_siblings(st, node:ConstraintNode, chain:list):
         try: p = get_type(cid).validate(dict(p)) if cid == "string.not_contains" else _at_place(cid, p, place_of(b.via))
         except ParamError: continue
         b.constraints.append((cid, p))
-        if terse(b.constraints) or (st.tier.room_rule and cramped(b.constraints)) or st.judge(b, chain + [node]) is not None: b.constraints.pop()
+        if (terse(b.constraints) or (st.tier.room_rule and cramped(b.constraints)) or (st.tier.form_rule and plain_form(b.constraints))
+            or st.judge(b, chain + [node]) is not None): b.constraints.pop()
 
 def _at_place(cid:str, p:dict, place:str)->dict:
     "`p` if it lies in `cid`'s domain at `place`, else `ParamError`."
@@ -535,13 +569,14 @@ def sample_tree(task:dict,                   # a seed task (see `load_tasks`)
     "Grow a constraint tree of exactly `depth` levels for `task`."
     gv = genre_vocab(vocab or load_vocab(), task["genre"]) if vocab is not False else None
     if gv and tier.reader_rules: gv = reader_rules(gv, vocab or None)
+    if gv and tier.form_rule: gv = plain_names(gv)
     fmts = [f for f in (admissible_formats(task, vocab or None) if gv else task["formats"])
             if depth == 0 or (f in CONTAINERS and (not gv or can_reach(gv, f, depth, top=True)))]
     if not fmts: raise ParamError(f"task {task['task_id']} admits no container root for depth {depth}")
     kind = _choose(rng, {f: ROOT_WEIGHTS[f] for f in fmts})
     text = " ".join([task["task"], task.get("context") or ""])
     pool = [w for w in task["keywords"] if not fights_context(w, text) and not (gv and structure_word(w, gv))]
-    knobs = dict(span=tier.char_span, exact=tier.p_exact, facts=bool(task.get("context")))
+    knobs = dict(span=tier.char_span, exact=tier.p_exact, facts=bool(task.get("context")), **({"blanks": task["genre"] in BLANK_GENRES} if tier.form_rule else {}))
     st = _State(rng, depth, dict(pool=pool, prompt_text=task["task"], **({"vocab": gv} if gv else {}), **knobs),
                 node_ok or (lambda n, c: None), tries, kinds=gv["kinds"] if gv else None, tier=tier)
     tree = _grow(st, ConstraintNode(kind), [], 0, spine=True)

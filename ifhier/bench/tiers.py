@@ -34,6 +34,7 @@ class Tier:
     max_words: tuple = (100, 120, 140, 150)     # words of constraint text allowed, by depth 0..3
     reader_rules: bool = False                  # the reader's rules: names by parent, parts by role (see the sampler)
     room_rule: bool = False                     # and no counts one part cannot meet as prose (`cramped`; from builds 2.1, 2.2-hard, 2.2-scale)
+    form_rule: bool = False                     # and each part in one form a person would ask for (`plain_form`; from build 2.4-hard)
     ks: tuple = ()                              # scale: exact constraint counts per tree, one cell per (depth, K)
     by_k: tuple = ()                            # scale: ((K/(depth+1) up to, ((knob, value), ...)), ...): knobs that grow trees of at least K constraints
     constraints: tuple = ()                     # per depth 0..3, the (min, max) constraints a tree may have; empty: any
@@ -51,9 +52,10 @@ class Tier:
 TIERS = {t.name: t for t in (
     Tier("core", "ifhier-build/2.1", "ifhierbench.jsonl", char_span=(1.5, 3.0), reader_rules=True, room_rule=True, tagged=True),
     Tier("core-1.3", "ifhier-build/1.3", "ifhierbench_1.3.jsonl"),   # the core before the reader's rules, rebuilt byte for byte
-    Tier("hard", "ifhier-build/2.3-hard", "ifhierbench_hard.jsonl", id_prefix="ifhb-hard", fanout=(3, 5), positions=(2, 7),
-         p_open=0.75, p_extra=0.6, n_content=((0, 0, 0.3, 0.3, 0.25, 0.15), (0, 0.45, 0.4, 0.15)), char_span=(1.05, 1.1), p_exact=0.6,
-         p_link=0.5, type_weights=(("string.string_length", 4.0),), max_words=(150, 260, 380, 560), reader_rules=True, room_rule=True, tagged=True, max_attempts=200,
+    Tier("hard", "ifhier-build/2.4-hard", "ifhierbench_hard.jsonl", id_prefix="ifhb-hard", fanout=(3, 5), positions=(2, 7),
+         p_open=0.75, p_extra=0.6, n_content=((0, 0, 0.3, 0.3, 0.25, 0.15), (0, 0.45, 0.4, 0.15)), max_unnamed=0, char_span=(1.05, 1.1), p_exact=0.6,
+         p_link=0.5, type_weights=(("string.string_length", 4.0),), max_words=(150, 260, 380, 560), reader_rules=True, room_rule=True, form_rule=True,
+         tagged=True, max_attempts=200,
          constraints=((3, 8), (6, 20), (9, 26), (12, 30))),
     Tier("scale", "ifhier-build/2.2-scale", "ifhierbench_scale.jsonl", id_prefix="ifhb-scale", depths=(1, 2, 3), per_depth=25,
          fanout=(1, 5), positions=(0, 4), p_open=0.6, p_extra=0.5, n_content=((0.2, 0.3, 0.3, 0.2), (0.3, 0.4, 0.3)),
