@@ -110,11 +110,13 @@ def test_third_hard_panel_scores_as_its_provenance_says(tmp_path):
     assert set(rt[rt.build == "core-2.1"].id) <= core
 
 def test_fourth_hard_panel_scores_as_its_provenance_says(tmp_path):
-    "Round 4 (build 2.4-hard, the shipped file, seed 36): streaming answers pass 11/32 with every failure confirmed, and raters find it as clear as the core."
+    "Round 4 (build 2.4-hard, seed 36): streaming answers pass 11/32 with every failure confirmed, and raters find it as clear as the core."
     R = PANEL.parent / "panel_hard" / "round4"
     hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
     drawn = pd.read_json(R / "hard_streaming" / "bench.jsonl", lines=True).to_dict("records")
-    assert len(drawn) == 32 and all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in drawn)   # the shipped build
+    assert len(drawn) == 32 and {r["builder_version"] for r in drawn} == {"ifhier-build/2.4-hard"}
+    deep = [r for r in drawn if r["depth"] > 0]   # 2.5-hard changed only depth 0's whole-answer windows: depths 1-3 are the shipped prompts
+    assert len(deep) == 24 and all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in deep)
     r = _panel("score", "--panel", R / "hard_streaming", "--out", tmp_path, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "agree on 402/406 constraints" in r.stdout and "confirms: 28/30" in r.stdout, r.stdout
@@ -126,3 +128,41 @@ def test_fourth_hard_panel_scores_as_its_provenance_says(tmp_path):
     assert rt.groupby("build").clarity.mean().round(2).to_dict() == {"core-2.1": 3.55, "hard-2.4": 3.55}
     core = {r["id"] for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench.jsonl", lines=True).to_dict("records")}
     assert set(rt[rt.build == "core-2.1"].id) <= core and set(rt[rt.build == "hard-2.4"].id) <= set(hard)
+
+def test_fourth_hard_panel_second_draw_and_raters(tmp_path):
+    "Round 4, second draw (2.4-hard, seed 57, no prompt shared with seed 36) and raters K, L: 9/32 pass, every failure confirmed; pooled clarity within 0.11 of the core."
+    R = PANEL.parent / "panel_hard" / "round4"
+    first = set(pd.read_json(R / "hard_streaming" / "bench.jsonl", lines=True).id)
+    drawn = pd.read_json(R / "hard_streaming_seed57" / "bench.jsonl", lines=True)
+    assert len(drawn) == 32 and not first & set(drawn.id)
+    r = _panel("score", "--panel", R / "hard_streaming_seed57", "--out", tmp_path, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "agree on 451/455 constraints" in r.stdout and "confirms: 33/36" in r.stdout, r.stdout
+    p = pd.read_csv(tmp_path / "prompts.csv")
+    assert p.groupby("depth").passed.sum().to_dict() == {0: 1, 1: 5, 2: 2, 3: 1}
+    ij, kl = (pd.read_csv(R / f) for f in ("readability_core_2.1_vs_hard_2.4.csv", "readability_core_2.1_vs_hard_2.4_raters_KL.csv"))
+    assert set(kl.rater) == {"K", "L"} and len(kl) == 80 and not set(ij.id) & set(kl.id)
+    both = pd.concat([ij, kl]).groupby(["build", "id"]).clarity.mean().groupby("build").mean().round(2).to_dict()
+    assert both == {"core-2.1": 3.76, "hard-2.4": 3.65}, both
+
+def test_hard_2_5_panel_falls_with_depth(tmp_path):
+    "Build 2.5-hard on the panel: depth 0 answered afresh (seed 62, 16 prompts); depths 1-3 are round 4's two draws, whose prompts 2.5 keeps byte for byte. 25/64 overall, 69% -> 44% -> 25% -> 19% by depth."
+    R = PANEL.parent / "panel_hard" / "round4"
+    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    zero = pd.read_json(R / "hard_streaming_depth0_seed62" / "bench.jsonl", lines=True).to_dict("records")
+    assert len(zero) == 16 and {r["depth"] for r in zero} == {0} and {r["builder_version"] for r in zero} == {"ifhier-build/2.5-hard"}
+    assert all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in zero)
+    passed, agree = {}, 0
+    for name in ("hard_streaming_depth0_seed62", "hard_streaming", "hard_streaming_seed57"):
+        out = tmp_path / name
+        r = _panel("score", "--panel", R / name, "--out", out, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        agree += int(r.stdout.split("loose: checker vs blind reader agree on ")[1].split("/")[0])
+        bench = {b["id"]: b for b in pd.read_json(R / name / "bench.jsonl", lines=True).to_dict("records")}
+        for row in pd.read_csv(out / "prompts.csv").to_dict("records"):
+            rec = bench[row["prompt_id"]]
+            if rec["depth"] == 0 and name != "hard_streaming_depth0_seed62": continue   # 2.4's depth 0, which 2.5 changed
+            assert rec["tree"] == hard[rec["id"]]["tree"] and rec["prompt"] == hard[rec["id"]]["prompt"]   # what 2.5 ships
+            passed.setdefault(rec["depth"], []).append(bool(row["passed"]))
+    assert {d: (sum(v), len(v)) for d, v in sorted(passed.items())} == {0: (11, 16), 1: (7, 16), 2: (4, 16), 3: (3, 16)}
+    assert agree == 67 + 402 + 451

@@ -125,10 +125,21 @@ def _form_breaks(r):
 
 def test_hard_form_rule(hard, core):
     "Hard 2.4's form rule, read off the trees: no part asked in two forms at once or in one no person would ask for; the core (2.1, without the rule) still has such parts."
-    assert {r["builder_version"] for r in hard} == {"ifhier-build/2.4-hard"}
+    assert {r["builder_version"] for r in hard} == {"ifhier-build/2.5-hard"}
     assert [(r["id"], b) for r in hard for b in _form_breaks(r)] == []
     kinds = Counter(b[1].split(":")[0].split(" in a ")[0] for r in core for b in _form_breaks(r))
     assert sum(kinds.values()) >= 20, kinds
+
+def test_hard_windows_are_narrow_on_parts_only(hard):
+    "2.5-hard: a part's character range is a form field's (at most 1.1x wide); the whole answer's is the core's (up to 3x, most 1.5x or wider)."
+    root, part = [], []
+    for r in hard:
+        for v in _visits(r):
+            for c, p in v.node.constraints:
+                if c == "string.string_length" and p.get("min_chars") and p.get("max_chars"):
+                    (root if v.path == "$" else part).append(p["max_chars"] / p["min_chars"])
+    assert len(part) > 400 and max(part) <= 1.1
+    assert len(root) > 50 and max(root) <= 3.0 and sum(w >= 1.5 for w in root) >= 0.9 * len(root), sorted(root)[:10]
 
 def test_hard_interactions(hard):
     "Sibling text parts are tied together: a word one needs the next may not use; the same exact count asked twice."

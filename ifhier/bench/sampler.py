@@ -199,7 +199,8 @@ def draw_params(cid:str,                  # constraint type id
             params[name] = v
             words += lexical_values(p, v)
         clash = any(names_overlap(a, b) for i, a in enumerate(words) for b in words[i + 1:])
-        if ctx.get("human", True): params = humanise(cid, params, place, ctx.get("span", 3.0))
+        span = ctx.get("root_span") or ctx.get("span", 3.0) if place == "root" else ctx.get("span", 3.0)
+        if ctx.get("human", True): params = humanise(cid, params, place, span)
         if params is None or not feasible(params) or clash: continue
         if ctx.get("exact") and "rel" in params and "exactly" in ct.params["rel"].options and not (caps and "rel" in caps) \
            and rng.random() < ctx["exact"]: params["rel"] = "exactly"   # numeric precision (a tier's `p_exact`)
@@ -576,7 +577,8 @@ def sample_tree(task:dict,                   # a seed task (see `load_tasks`)
     kind = _choose(rng, {f: ROOT_WEIGHTS[f] for f in fmts})
     text = " ".join([task["task"], task.get("context") or ""])
     pool = [w for w in task["keywords"] if not fights_context(w, text) and not (gv and structure_word(w, gv))]
-    knobs = dict(span=tier.char_span, exact=tier.p_exact, facts=bool(task.get("context")), **({"blanks": task["genre"] in BLANK_GENRES} if tier.form_rule else {}))
+    knobs = dict(span=tier.char_span, exact=tier.p_exact, facts=bool(task.get("context")), **({"blanks": task["genre"] in BLANK_GENRES} if tier.form_rule else {}),
+                 **({"root_span": tier.root_char_span} if tier.root_char_span else {}))
     st = _State(rng, depth, dict(pool=pool, prompt_text=task["task"], **({"vocab": gv} if gv else {}), **knobs),
                 node_ok or (lambda n, c: None), tries, kinds=gv["kinds"] if gv else None, tier=tier)
     tree = _grow(st, ConstraintNode(kind), [], 0, spine=True)

@@ -28,6 +28,7 @@ class Tier:
     n_content: tuple = ((0.35, 0.4, 0.25), (0.6, 0.4))  # weights of 1, 2, 3... content constraints: (root, other scopes)
     max_unnamed: int = 2                        # required keys / headings / labels a count may leave unnamed
     char_span: float|tuple = 3.0                # widest character range, as max/min; (a, b): one between a and b times wide (`humanise`)
+    root_char_span: float|tuple|None = None     # the same for the whole answer's length; None: `char_span`
     p_exact: float = 0.0                        # chance a drawn count relation becomes "exactly" (numeric precision)
     p_link: float = 0.0                         # chance that a string scope is tied to its previous sibling
     type_weights: tuple = ()                    # ((content type, weight), ...): types drawn more (or less) often than 1; empty: all alike
@@ -52,8 +53,9 @@ class Tier:
 TIERS = {t.name: t for t in (
     Tier("core", "ifhier-build/2.1", "ifhierbench.jsonl", char_span=(1.5, 3.0), reader_rules=True, room_rule=True, tagged=True),
     Tier("core-1.3", "ifhier-build/1.3", "ifhierbench_1.3.jsonl"),   # the core before the reader's rules, rebuilt byte for byte
-    Tier("hard", "ifhier-build/2.4-hard", "ifhierbench_hard.jsonl", id_prefix="ifhb-hard", fanout=(3, 5), positions=(2, 7),
-         p_open=0.75, p_extra=0.6, n_content=((0, 0, 0.3, 0.3, 0.25, 0.15), (0, 0.45, 0.4, 0.15)), max_unnamed=0, char_span=(1.05, 1.1), p_exact=0.6,
+    Tier("hard", "ifhier-build/2.5-hard", "ifhierbench_hard.jsonl", id_prefix="ifhb-hard", fanout=(3, 5), positions=(2, 7),
+         p_open=0.75, p_extra=0.6, n_content=((0, 0, 0.3, 0.3, 0.25, 0.15), (0, 0.45, 0.4, 0.15)), max_unnamed=0, char_span=(1.05, 1.1),
+         root_char_span=(1.5, 3.0), p_exact=0.6,
          p_link=0.5, type_weights=(("string.string_length", 4.0),), max_words=(150, 260, 380, 560), reader_rules=True, room_rule=True, form_rule=True,
          tagged=True, max_attempts=200,
          constraints=((3, 8), (6, 20), (9, 26), (12, 30))),
