@@ -166,3 +166,17 @@ def test_hard_2_5_panel_falls_with_depth(tmp_path):
             passed.setdefault(rec["depth"], []).append(bool(row["passed"]))
     assert {d: (sum(v), len(v)) for d, v in sorted(passed.items())} == {0: (11, 16), 1: (7, 16), 2: (4, 16), 3: (3, 16)}
     assert agree == 67 + 402 + 451
+
+def test_hard_2_5_answered_after_reasoning_passes(tmp_path):
+    "Draw D: round 4's seed-36 depth-2/3 prompts (shipped unchanged in 2.5) answered by an answerer that may reason first pass 16/16, where straight-through answers passed 4/16."
+    R = PANEL.parent / "panel_hard" / "round4"
+    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    d = pd.read_json(R / "hard_reasoning_d23" / "bench.jsonl", lines=True).to_dict("records")
+    a = {r["id"] for r in pd.read_json(R / "hard_streaming" / "bench.jsonl", lines=True).to_dict("records") if r["depth"] >= 2}
+    assert {r["id"] for r in d} == a and all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in d)
+    for name, want in (("hard_reasoning_d23", 16), ("hard_streaming", 4)):
+        r = _panel("score", "--panel", R / name, "--out", tmp_path / name, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        p = pd.read_csv(tmp_path / name / "prompts.csv")
+        assert int(p[p.prompt_id.isin(a)].passed.sum()) == want, (name, p)
+    assert "agree on 282/282 constraints" in _panel("score", "--panel", R / "hard_reasoning_d23", "--out", tmp_path / "d", cwd=tmp_path).stdout
