@@ -2,12 +2,35 @@
 import shutil, subprocess, sys
 from pathlib import Path
 import pandas as pd
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PANEL = ROOT / "ifhier" / "data" / "panel"
 
 def _panel(*argv, cwd):
     return subprocess.run([sys.executable, str(ROOT / "scripts" / "panel.py"), *map(str, argv)], capture_output=True, text=True, cwd=cwd, timeout=600)
+
+ROUND4 = PANEL.parent / "panel_hard" / "round4"
+
+def _records(path): return {r["id"]: r for r in pd.read_json(path, lines=True).to_dict("records")}
+
+@pytest.fixture(scope="module")
+def shipped_hard(): return _records(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl")
+
+@pytest.fixture(scope="module")
+def shipped_core(): return _records(ROOT / "ifhier" / "data" / "ifhierbench.jsonl")
+
+@pytest.fixture(scope="module")
+def round4(tmp_path_factory):
+    "Each round-4 draw scored once for the module: `round4(name)` gives (panel.py's stdout, its prompts.csv)."
+    done, base = {}, tmp_path_factory.mktemp("round4")
+    def scored(name):
+        if name not in done:
+            r = _panel("score", "--panel", ROUND4 / name, "--out", base / name, cwd=base)
+            assert r.returncode == 0, r.stderr
+            done[name] = (r.stdout, pd.read_csv(base / name / "prompts.csv"))
+        return done[name]
+    return scored
 
 def test_shipped_panel_scores_with_every_constraint_labelled(tmp_path):
     r = _panel("score", "--panel", PANEL, "--out", tmp_path, cwd=tmp_path)
@@ -109,57 +132,48 @@ def test_third_hard_panel_scores_as_its_provenance_says(tmp_path):
     core = {r["id"] for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench.jsonl", lines=True).to_dict("records")}
     assert set(rt[rt.build == "core-2.1"].id) <= core
 
-def test_fourth_hard_panel_scores_as_its_provenance_says(tmp_path):
+def test_fourth_hard_panel_scores_as_its_provenance_says(round4, shipped_hard, shipped_core):
     "Round 4 (build 2.4-hard, seed 36): streaming answers pass 11/32 with every failure confirmed, and raters find it as clear as the core."
-    R = PANEL.parent / "panel_hard" / "round4"
-    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    R, hard = ROUND4, shipped_hard
     drawn = pd.read_json(R / "hard_streaming" / "bench.jsonl", lines=True).to_dict("records")
     assert len(drawn) == 32 and {r["builder_version"] for r in drawn} == {"ifhier-build/2.4-hard"}
     deep = [r for r in drawn if r["depth"] > 0]   # 2.5-hard changed only depth 0's whole-answer windows: depths 1-3 are the shipped prompts
     assert len(deep) == 24 and all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in deep)
-    r = _panel("score", "--panel", R / "hard_streaming", "--out", tmp_path, cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    assert "agree on 402/406 constraints" in r.stdout and "confirms: 28/30" in r.stdout, r.stdout
-    p = pd.read_csv(tmp_path / "prompts.csv")
+    out, p = round4("hard_streaming")
+    assert "agree on 402/406 constraints" in out and "confirms: 28/30" in out, out
     assert p.groupby("depth").passed.sum().to_dict() == {0: 5, 1: 2, 2: 2, 3: 2}
     assert p.groupby("half").passed.sum().to_dict() == {"dev": 4, "held_out": 7}
     rt = pd.read_csv(R / "readability_core_2.1_vs_hard_2.4.csv")
     assert len(rt) == 80 and set(rt.rater) == {"I", "J"} and rt.groupby("build").size().to_dict() == {"core-2.1": 40, "hard-2.4": 40}
     assert rt.groupby("build").clarity.mean().round(2).to_dict() == {"core-2.1": 3.55, "hard-2.4": 3.55}
-    core = {r["id"] for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench.jsonl", lines=True).to_dict("records")}
-    assert set(rt[rt.build == "core-2.1"].id) <= core and set(rt[rt.build == "hard-2.4"].id) <= set(hard)
+    assert set(rt[rt.build == "core-2.1"].id) <= set(shipped_core) and set(rt[rt.build == "hard-2.4"].id) <= set(hard)
 
-def test_fourth_hard_panel_second_draw_and_raters(tmp_path):
+def test_fourth_hard_panel_second_draw_and_raters(round4):
     "Round 4, second draw (2.4-hard, seed 57, no prompt shared with seed 36) and raters K, L: 9/32 pass, every failure confirmed; pooled clarity within 0.11 of the core."
-    R = PANEL.parent / "panel_hard" / "round4"
+    R = ROUND4
     first = set(pd.read_json(R / "hard_streaming" / "bench.jsonl", lines=True).id)
     drawn = pd.read_json(R / "hard_streaming_seed57" / "bench.jsonl", lines=True)
     assert len(drawn) == 32 and not first & set(drawn.id)
-    r = _panel("score", "--panel", R / "hard_streaming_seed57", "--out", tmp_path, cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    assert "agree on 451/455 constraints" in r.stdout and "confirms: 33/36" in r.stdout, r.stdout
-    p = pd.read_csv(tmp_path / "prompts.csv")
+    out, p = round4("hard_streaming_seed57")
+    assert "agree on 451/455 constraints" in out and "confirms: 33/36" in out, out
     assert p.groupby("depth").passed.sum().to_dict() == {0: 1, 1: 5, 2: 2, 3: 1}
     ij, kl = (pd.read_csv(R / f) for f in ("readability_core_2.1_vs_hard_2.4.csv", "readability_core_2.1_vs_hard_2.4_raters_KL.csv"))
     assert set(kl.rater) == {"K", "L"} and len(kl) == 80 and not set(ij.id) & set(kl.id)
     both = pd.concat([ij, kl]).groupby(["build", "id"]).clarity.mean().groupby("build").mean().round(2).to_dict()
     assert both == {"core-2.1": 3.76, "hard-2.4": 3.65}, both
 
-def test_hard_2_5_panel_falls_with_depth(tmp_path):
+def test_hard_2_5_panel_falls_with_depth(round4, shipped_hard):
     "Build 2.5-hard on the panel: depth 0 answered afresh (seed 62, 16 prompts); depths 1-3 are round 4's two draws, whose prompts 2.5 keeps byte for byte. 25/64 overall, 69% -> 44% -> 25% -> 19% by depth."
-    R = PANEL.parent / "panel_hard" / "round4"
-    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    R, hard = ROUND4, shipped_hard
     zero = pd.read_json(R / "hard_streaming_depth0_seed62" / "bench.jsonl", lines=True).to_dict("records")
     assert len(zero) == 16 and {r["depth"] for r in zero} == {0} and {r["builder_version"] for r in zero} == {"ifhier-build/2.5-hard"}
     assert all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in zero)
     passed, agree = {}, 0
     for name in ("hard_streaming_depth0_seed62", "hard_streaming", "hard_streaming_seed57"):
-        out = tmp_path / name
-        r = _panel("score", "--panel", R / name, "--out", out, cwd=tmp_path)
-        assert r.returncode == 0, r.stderr
-        agree += int(r.stdout.split("loose: checker vs blind reader agree on ")[1].split("/")[0])
-        bench = {b["id"]: b for b in pd.read_json(R / name / "bench.jsonl", lines=True).to_dict("records")}
-        for row in pd.read_csv(out / "prompts.csv").to_dict("records"):
+        out, prompts = round4(name)
+        agree += int(out.split("loose: checker vs blind reader agree on ")[1].split("/")[0])
+        bench = _records(R / name / "bench.jsonl")
+        for row in prompts.to_dict("records"):
             rec = bench[row["prompt_id"]]
             if rec["depth"] == 0 and name != "hard_streaming_depth0_seed62": continue   # 2.4's depth 0, which 2.5 changed
             assert rec["tree"] == hard[rec["id"]]["tree"] and rec["prompt"] == hard[rec["id"]]["prompt"]   # what 2.5 ships
@@ -167,16 +181,13 @@ def test_hard_2_5_panel_falls_with_depth(tmp_path):
     assert {d: (sum(v), len(v)) for d, v in sorted(passed.items())} == {0: (11, 16), 1: (7, 16), 2: (4, 16), 3: (3, 16)}
     assert agree == 67 + 402 + 451
 
-def test_hard_2_5_answered_after_reasoning_passes(tmp_path):
+def test_hard_2_5_answered_after_reasoning_passes(round4, shipped_hard):
     "Draw D: round 4's seed-36 depth-2/3 prompts (shipped unchanged in 2.5) answered by an answerer that may reason first pass 16/16, where straight-through answers passed 4/16."
-    R = PANEL.parent / "panel_hard" / "round4"
-    hard = {r["id"]: r for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench_hard.jsonl", lines=True).to_dict("records")}
+    R, hard = ROUND4, shipped_hard
     d = pd.read_json(R / "hard_reasoning_d23" / "bench.jsonl", lines=True).to_dict("records")
     a = {r["id"] for r in pd.read_json(R / "hard_streaming" / "bench.jsonl", lines=True).to_dict("records") if r["depth"] >= 2}
     assert {r["id"] for r in d} == a and all(r["tree"] == hard[r["id"]]["tree"] and r["prompt"] == hard[r["id"]]["prompt"] for r in d)
     for name, want in (("hard_reasoning_d23", 16), ("hard_streaming", 4)):
-        r = _panel("score", "--panel", R / name, "--out", tmp_path / name, cwd=tmp_path)
-        assert r.returncode == 0, r.stderr
-        p = pd.read_csv(tmp_path / name / "prompts.csv")
+        out, p = round4(name)
         assert int(p[p.prompt_id.isin(a)].passed.sum()) == want, (name, p)
-    assert "agree on 282/282 constraints" in _panel("score", "--panel", R / "hard_reasoning_d23", "--out", tmp_path / "d", cwd=tmp_path).stdout
+    assert "agree on 282/282 constraints" in round4("hard_reasoning_d23")[0]

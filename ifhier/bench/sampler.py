@@ -184,6 +184,7 @@ def draw_params(cid:str,                  # constraint type id
     "Draw the parameters of `cid`; raises `ParamError` when the pool cannot supply them."
     ct, feasible = get_type(cid), get_type(cid).hooks.get("feasible", lambda p: True)
     place, vocab = ctx.get("place", "root"), ctx.get("vocab")
+    span = ctx.get("root_span", ctx.get("span", 3.0)) if place == "root" else ctx.get("span", 3.0)   # a tier's `root_char_span` for the whole answer
     for _ in range(tries):
         params, words = {}, []
         used = list(ctx.get("used", []))
@@ -199,7 +200,6 @@ def draw_params(cid:str,                  # constraint type id
             params[name] = v
             words += lexical_values(p, v)
         clash = any(names_overlap(a, b) for i, a in enumerate(words) for b in words[i + 1:])
-        span = ctx.get("root_span") or ctx.get("span", 3.0) if place == "root" else ctx.get("span", 3.0)
         if ctx.get("human", True): params = humanise(cid, params, place, span)
         if params is None or not feasible(params) or clash: continue
         if ctx.get("exact") and "rel" in params and "exactly" in ct.params["rel"].options and not (caps and "rel" in caps) \
@@ -334,7 +334,7 @@ def letter_trick(cons:list, root:bool)->str|None:
 BLANK_GENRES = ("email", "letter", "advertisement", "speech")   # form rule: where a reader fills in [NAME] or [ADDRESS]
 FORM_PARAGRAPH = (150, 25)   # form rule: the fewest characters and words a paragraph takes (two short sentences)
 SHORT_MOST = 2               # form rule: content constraints a short part (a headline, a dateline) may carry
-IN_WORDS_GIVEN = ("string.contains", "string.keyword_frequency")   # phrases the prompt gives in lower case
+IN_WORDS_GIVEN = frozenset(("string.contains", "string.keyword_frequency"))   # phrases the prompt gives in lower case
 
 def plain_form(cons:list,          # one text part's constraints
                short:bool=False,   # is it a short part (the vocabulary's `short`)?
@@ -342,7 +342,7 @@ def plain_form(cons:list,          # one text part's constraints
     "Form rule: is one part asked to take two forms at once, or a form no person would ask of it?"
     ids, k = {cid for cid, _ in cons}, part_counts(cons)
     if "string.bullet_list" in ids and "string.starts_with" in ids: return "plain form: a bulleted list that opens on a phrase"
-    if "string.capital_letters" in ids and ids & set(IN_WORDS_GIVEN): return "plain form: all in capitals, holding phrases given in lower case"
+    if "string.capital_letters" in ids and ids & IN_WORDS_GIVEN: return "plain form: all in capitals, holding phrases given in lower case"
     room = min(k.chars[1] / FORM_PARAGRAPH[0], k.words[1] / FORM_PARAGRAPH[1])
     if k.paragraphs and room < k.paragraphs: return f"plain form: {k.paragraphs} paragraphs in room for {int(room)}"
     if any(sp["rel"] == "exactly" for cid, p in cons if cid == "string.letter_frequency" for sp in p["specs"]):
@@ -363,12 +363,12 @@ def _draw_types(rng, root:bool, field:list|None=None, long:bool=True, tier:Tier=
     if field: return [VALUE_SETS[int(rng.integers(len(VALUE_SETS)))]]
     w = tier.n_content[0 if root else 1]
     k = min(1 + int(rng.choice(len(w), p=w)), most or len(w))
-    out = []
+    out, weights = [], dict(tier.type_weights)
     for _ in range(k):
         cands = [c for c in content_types() if c not in out and not (conflicts_of(c) & set(out)) and c not in VALUE_SETS
                  and (root or not get_type(c).hooks.get("root_only")) and (long or not get_type(c).hooks.get("long_form"))
                  and (role is None or role(c))]
-        if cands and tier.type_weights: out.append(_choose(rng, {c: dict(tier.type_weights).get(c, 1.0) for c in cands}))
+        if cands and weights: out.append(_choose(rng, {c: weights.get(c, 1.0) for c in cands}))
         elif cands: out.append(cands[int(rng.integers(len(cands)))])
     return out
 
@@ -577,8 +577,8 @@ def sample_tree(task:dict,                   # a seed task (see `load_tasks`)
     kind = _choose(rng, {f: ROOT_WEIGHTS[f] for f in fmts})
     text = " ".join([task["task"], task.get("context") or ""])
     pool = [w for w in task["keywords"] if not fights_context(w, text) and not (gv and structure_word(w, gv))]
-    knobs = dict(span=tier.char_span, exact=tier.p_exact, facts=bool(task.get("context")), **({"blanks": task["genre"] in BLANK_GENRES} if tier.form_rule else {}),
-                 **({"root_span": tier.root_char_span} if tier.root_char_span else {}))
+    knobs = dict(span=tier.char_span, root_span=tier.root_char_span or tier.char_span, exact=tier.p_exact, facts=bool(task.get("context")),
+                 blanks=task["genre"] in BLANK_GENRES)
     st = _State(rng, depth, dict(pool=pool, prompt_text=task["task"], **({"vocab": gv} if gv else {}), **knobs),
                 node_ok or (lambda n, c: None), tries, kinds=gv["kinds"] if gv else None, tier=tier)
     tree = _grow(st, ConstraintNode(kind), [], 0, spine=True)
