@@ -191,3 +191,87 @@ def test_hard_2_5_answered_after_reasoning_passes(round4, shipped_hard):
         out, p = round4(name)
         assert int(p[p.prompt_id.isin(a)].passed.sum()) == want, (name, p)
     assert "agree on 282/282 constraints" in round4("hard_reasoning_d23")[0]
+
+def test_round_trip_packets_answers_readers_labels(tmp_path):
+    "The whole protocol from the script: a draw that leaves out used prompts, answerer packets, answers read back, reader packets, labels read back, sealed, scored."
+    import json, re
+    from ifhier.bench.witness import witness_response
+    used = _records(PANEL / "bench.jsonl")
+    p, pk = tmp_path / "p", tmp_path / "pk"
+    assert _panel("draw", "--out", p, "--seed", 3, "--per-depth", 2, "--voices", "ifhier", "--exclude", PANEL, cwd=tmp_path).returncode == 0
+    bench = _records(p / "bench.jsonl")
+    assert len(bench) == 4 and not set(bench) & set(used)                     # no prompt an earlier panel used
+    proto = tmp_path / "answerer.txt"; proto.write_text("Read {PF}; write {AF}.")
+    r = _panel("packets", "--panel", p, "--protocol", proto, "--sessions", 2, "--seed", 9, "--out", pk, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (pk / "ask_A.txt").read_text() == f"Read {(pk / 'prompts_A.txt').resolve()}; write {(pk / 'answers_A.txt').resolve()}."
+    ids = json.loads((pk / "neutral_ids.json").read_text())["answerer_ids"]
+    for s in "AB":                                                             # each session answers its own packet
+        got = re.findall(r"^=== PROMPT (p\d\d) ===$", (pk / f"prompts_{s}.txt").read_text(), flags=re.M)
+        assert len(got) == 2
+        (pk / f"answers_{s}.txt").write_text("".join(f"=== ANSWER {q} ===\n{witness_response(bench[ids[q]]['tree'])}\n\n" for q in got))
+    r = _panel("answers", "--panel", p, "--packets", pk, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert _panel("sheets", "--panel", p, "--out", tmp_path / "sh", cwd=tmp_path).returncode == 0
+    rp = tmp_path / "reader.txt"; rp.write_text("Read {PK}; write {OUT}.")
+    r = _panel("readers", "--panel", p, "--sheets", tmp_path / "sh", "--protocol", rp, "--sessions", 2, "--seed", 4, "--out", pk, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    for k in range(2):
+        items = re.findall(r"^##### ITEM (r\d\d) #####$|^(\d+)\. ", (pk / f"items_{k}.txt").read_text(), flags=re.M)
+        rid, lines = None, []
+        for a, b in items:
+            if a: rid = a
+            else: lines.append(json.dumps(dict(rid=rid, index=int(b), label="pass", why="read")))
+        (pk / f"labels_{k}.jsonl").write_text("\n".join(lines) + "\n")
+    assert _panel("labels", "--panel", p, "--packets", pk, cwd=tmp_path).returncode == 0
+    assert _panel("seal", "--panel", p, cwd=tmp_path).returncode == 0
+    r = _panel("score", "--panel", p, "--out", tmp_path / "o", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    n = sum(1 for _ in open(p / "labels_ifhier.jsonl"))
+    assert f"agree on {n}/{n} constraints" in r.stdout                         # witnesses pass, readers said pass
+    assert (pd.read_csv(tmp_path / "o" / "prompts.csv").passed).all()
+
+def test_protocol_files_refuse_what_is_missing(tmp_path):
+    "A missing answer, an unnamed session file, or an --exclude path that is not there: one clear line, no traceback."
+    p, pk = tmp_path / "p", tmp_path / "pk"
+    assert _panel("draw", "--out", p, "--seed", 3, "--per-depth", 1, "--voices", "ifhier", cwd=tmp_path).returncode == 0
+    bad = tmp_path / "bad.txt"; bad.write_text("no placeholders here")
+    r = _panel("packets", "--panel", p, "--protocol", bad, "--sessions", 1, "--seed", 1, "--out", pk, cwd=tmp_path)
+    assert r.returncode != 0 and "must name {PF}" in r.stderr and "Traceback" not in r.stderr
+    ok = tmp_path / "ok.txt"; ok.write_text("{PF} {AF}")
+    assert _panel("packets", "--panel", p, "--protocol", ok, "--sessions", 1, "--seed", 1, "--out", pk, cwd=tmp_path).returncode == 0
+    (pk / "answers_A.txt").write_text("=== ANSWER p01 ===\nhello\n")
+    r = _panel("answers", "--panel", p, "--packets", pk, cwd=tmp_path)
+    assert r.returncode != 0 and "no answer for p02" in r.stderr and "Traceback" not in r.stderr
+    r = _panel("draw", "--out", tmp_path / "q", "--exclude", tmp_path / "nowhere", cwd=tmp_path)
+    assert r.returncode != 0 and "no such file or folder" in r.stderr and "Traceback" not in r.stderr
+
+ROUND5 = ROUND4.parent / "round5"
+
+def test_fifth_hard_panel_scores_as_its_provenance_says(tmp_path, shipped_hard):
+    "Round 5: the shipped 2.5-hard answered as a chat model would (no word on thinking) passes 32/32, 488/489 agreed; a candidate with 2-3x longer counted parts, answered after reasoning, 16/16, 360/360."
+    e = pd.read_json(ROUND5 / "hard_chat_seed80" / "bench.jsonl", lines=True).to_dict("records")
+    assert len(e) == 32 and all(r["tree"] == shipped_hard[r["id"]]["tree"] and r["prompt"] == shipped_hard[r["id"]]["prompt"] for r in e)
+    earlier = {i for f in (ROUND4.parent).rglob("bench.jsonl") if "round5" not in str(f) for i in pd.read_json(f, lines=True).id}
+    assert not {r["id"] for r in e} & earlier                                  # drawn with --exclude: no prompt used before
+    r = _panel("score", "--panel", ROUND5 / "hard_chat_seed80", "--out", tmp_path / "e", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "agree on 488/489 constraints" in r.stdout and "confirms: 0/1" in r.stdout, r.stdout
+    p = pd.read_csv(tmp_path / "e" / "prompts.csv")
+    assert p.groupby("depth").passed.sum().to_dict() == {0: 8, 1: 8, 2: 8, 3: 8}
+    c = pd.read_json(ROUND5 / "candidate_2.6_reasoning_d23" / "bench.jsonl", lines=True)
+    assert set(c.builder_version) == {"ifhier-build/2.6-hard-cand"} and set(c.depth) == {2, 3}
+    r = _panel("score", "--panel", ROUND5 / "candidate_2.6_reasoning_d23", "--out", tmp_path / "c", cwd=tmp_path)
+    assert r.returncode == 0 and "agree on 360/360 constraints" in r.stdout, r.stdout
+    assert pd.read_csv(tmp_path / "c" / "prompts.csv").passed.all()
+
+def test_fifth_panel_packets_rebuild_from_the_recorded_seeds(tmp_path):
+    "The packets round 5's sessions saw are rebuilt by `panel.py packets` from the folder and the recorded seed, with the recorded neutral ids."
+    import json
+    ids = json.loads((ROUND5 / "protocol" / "neutral_ids.json").read_text())
+    for name, sessions in (("hard_chat_seed80", 4), ("candidate_2.6_reasoning_d23", 2)):
+        rec = ids[name]
+        r = _panel("packets", "--panel", ROUND5 / name, "--protocol", ROUND5 / "protocol" / "answerer_chat.txt", "--sessions", sessions,
+                   "--seed", rec["answerer_seed"], "--out", tmp_path / name, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert json.loads((tmp_path / name / "neutral_ids.json").read_text())["answerer_ids"] == rec["answerer_ids"]

@@ -24,7 +24,7 @@ __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE',
            'MIN_SENTENCE_WORDS', 'CHARS_PER_WORD', 'CHARS_PER_PARAGRAPH', 'CHARS_PER_SENTENCE', 'WORDS_PER_REPEAT',
            'LETTER_SHARE', 'BLANK_GENRES', 'FORM_PARAGRAPH', 'SHORT_MOST', 'IN_WORDS_GIVEN', 'LINKED', 'CODE_TYPES',
            'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED', 'load_tasks', 'child_kind', 'held_kinds', 'can_reach',
-           'structure_word', 'fights_context', 'free_pool', 'lexical_values', 'round_numbers', 'humanise',
+           'structure_word', 'fights_context', 'free_pool', 'lexical_values', 'round_numbers', 'domain_at', 'humanise',
            'draw_params', 'content_types', 'structure_types', 'opener', 'long_form', 'fits_role', 'PartCounts',
            'part_counts', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'plain_form', 'plain_names',
            'count_problem', 'top_level', 'sample_tree', 'fit_count']
@@ -150,18 +150,26 @@ def _nearest_round(v:int, lo:int, hi:int)->int:
     rs = round_numbers(lo, hi)
     return min(rs, key=lambda r: (abs(r - v), r)) if rs else v
 
-def humanise(cid:str, params:dict, place:str="root", span:float|tuple=3.0)->dict|None:
+def domain_at(cid:str, name:str, place:str, sizes:dict|None=None):
+    "Parameter `name` of `cid` with its domain at `place`, or the one a tier's `sizes` gives it there (kept inside the declared one)."
+    p = get_type(cid).params[name].at(place)
+    lo, hi = (sizes or {}).get((cid, place, name), (None, None))
+    if lo is None: return p
+    whole = get_type(cid).params[name]
+    return dataclasses.replace(p, lo=max(lo, whole.lo), hi=min(hi, whole.hi))
+
+def humanise(cid:str, params:dict, place:str="root", span:float|tuple=3.0, sizes:dict|None=None)->dict|None:
     """`params` with the numbers a person would write: counts rounded inside their domain, a character range at most `span`
     times wide (3x by default), 'less than 2' said as 'at most 1'; None when no such draw exists (draw again).
     `span=(a, b)`: a range wider than b times is cut to one between a and b times wide, picked by the drawn bound, so
     the widths vary rather than all sitting at the cap."""
     ct, out = get_type(cid), dict(params)
     for k in COUNT_NAMES:
-        if isinstance(out.get(k), int) and k in ct.params and isinstance(ct.params[k].at(place), IntParam):
-            d = ct.params[k].at(place); out[k] = _nearest_round(out[k], d.lo, d.hi)
+        if isinstance(out.get(k), int) and k in ct.params and isinstance(d := domain_at(cid, k, place, sizes), IntParam):
+            out[k] = _nearest_round(out[k], d.lo, d.hi)
     if {"min_chars", "max_chars"} <= set(out):
         lo, hi = out["min_chars"], out["max_chars"]
-        dmax = ct.params["max_chars"].at(place)
+        dmax = domain_at(cid, "max_chars", place, sizes)
         least, most = span if isinstance(span, tuple) else (1, span)
         if hi > most * lo:
             hs = [h for h in round_numbers(max(dmax.lo, lo + 1), min(dmax.hi, int(most * lo))) if h >= 10]
@@ -189,7 +197,7 @@ def draw_params(cid:str,                  # constraint type id
         params, words = {}, []
         used = list(ctx.get("used", []))
         for name, p in ct.params.items():
-            p = p.at(place)
+            p = domain_at(cid, name, place, ctx.get("sizes")) if isinstance(p, IntParam) else p.at(place)
             if caps and name in caps: p = dataclasses.replace(p, **caps[name])
             if p.optional and (getattr(p, "lo", 0) > getattr(p, "hi", 1) or rng.random() < 0.5): continue   # an empty domain: not here
             src = ctx.get("pool", [])
@@ -200,7 +208,7 @@ def draw_params(cid:str,                  # constraint type id
             params[name] = v
             words += lexical_values(p, v)
         clash = any(names_overlap(a, b) for i, a in enumerate(words) for b in words[i + 1:])
-        if ctx.get("human", True): params = humanise(cid, params, place, span)
+        if ctx.get("human", True): params = humanise(cid, params, place, span, ctx.get("sizes"))
         if params is None or not feasible(params) or clash: continue
         if ctx.get("exact") and "rel" in params and "exactly" in ct.params["rel"].options and not (caps and "rel" in caps) \
            and rng.random() < ctx["exact"]: params["rel"] = "exactly"   # numeric precision (a tier's `p_exact`)
@@ -389,7 +397,7 @@ def _draw_content(st, node:ConstraintNode, chain:list, root:bool):
         if short: caps = dict(caps or {}, rel={"options": UPPER_ONLY})
     most = SHORT_MOST if st.tier.form_rule and short else None
     types = _draw_types(st.rng, root, field, long, st.tier, role, most)
-    ctx = dict(st.ctx, place=place_of(node.via))
+    ctx = dict(st.ctx, place=place_of(node.via), **({"sizes": {}} if short else {}))   # a short part keeps the declared sizes
     for attempt in range(st.tries):
         if attempt and attempt % 4 == 0: types = _draw_types(st.rng, root, field, long, st.tier, role, most)
         cons, words = [], []
@@ -482,16 +490,16 @@ def _link_siblings(st, node:ConstraintNode, chain:list):
                 and not conflicts_of("string.not_contains") & have else []) + same
         if not opts: continue
         cid, p = opts[int(st.rng.integers(len(opts)))]
-        try: p = get_type(cid).validate(dict(p)) if cid == "string.not_contains" else _at_place(cid, p, place_of(b.via))
+        try: p = get_type(cid).validate(dict(p)) if cid == "string.not_contains" else _at_place(cid, p, place_of(b.via), st.ctx.get("sizes"))
         except ParamError: continue
         b.constraints.append((cid, p))
         if (terse(b.constraints) or (st.tier.room_rule and cramped(b.constraints)) or (st.tier.form_rule and plain_form(b.constraints))
             or st.judge(b, chain + [node]) is not None): b.constraints.pop()
 
-def _at_place(cid:str, p:dict, place:str)->dict:
-    "`p` if it lies in `cid`'s domain at `place`, else `ParamError`."
+def _at_place(cid:str, p:dict, place:str, sizes:dict|None=None)->dict:
+    "`p` if it lies in `cid`'s domain at `place` (or the tier's `sizes` there), else `ParamError`."
     ct = get_type(cid)
-    return {k: ct.params[k].at(place).validate(k, v) for k, v in p.items()}
+    return {k: (domain_at(cid, k, place, sizes) if isinstance(ct.params[k], IntParam) else ct.params[k].at(place)).validate(k, v) for k, v in p.items()}
 
 CODE_TYPES = ("markdown.has_code_block",)
 P_CODE = CORE.p_code   # chance of a code block on a Markdown scope of a genre where code is natural
@@ -578,7 +586,7 @@ def sample_tree(task:dict,                   # a seed task (see `load_tasks`)
     text = " ".join([task["task"], task.get("context") or ""])
     pool = [w for w in task["keywords"] if not fights_context(w, text) and not (gv and structure_word(w, gv))]
     knobs = dict(span=tier.char_span, root_span=tier.root_char_span or tier.char_span, exact=tier.p_exact, facts=bool(task.get("context")),
-                 blanks=task["genre"] in BLANK_GENRES)
+                 blanks=task["genre"] in BLANK_GENRES, sizes={(c, pl, n): d for c, pl, n, d in tier.sizes})
     st = _State(rng, depth, dict(pool=pool, prompt_text=task["task"], **({"vocab": gv} if gv else {}), **knobs),
                 node_ok or (lambda n, c: None), tries, kinds=gv["kinds"] if gv else None, tier=tier)
     tree = _grow(st, ConstraintNode(kind), [], 0, spine=True)

@@ -29,6 +29,7 @@ class Tier:
     max_unnamed: int = 2                        # required keys / headings / labels a count may leave unnamed
     char_span: float|tuple = 3.0                # widest character range, as max/min; (a, b): one between a and b times wide (`humanise`)
     root_char_span: float|tuple|None = None     # the same for the whole answer's length; None: `char_span`
+    sizes: tuple = ()                           # ((type, place, param, (lo, hi)), ...): counts a part (not a short one) is asked, inside the type's declared domain
     p_exact: float = 0.0                        # chance a drawn count relation becomes "exactly" (numeric precision)
     p_link: float = 0.0                         # chance that a string scope is tied to its previous sibling
     type_weights: tuple = ()                    # ((content type, weight), ...): types drawn more (or less) often than 1; empty: all alike
