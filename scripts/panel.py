@@ -39,8 +39,8 @@ def _voices(panel:Path)->list:
 
 def used_ids(paths:list, known:set)->set:
     "Ids of `known` named anywhere in the files at `paths` (a folder: every file below it): prompts an earlier draw or rating used."
-    files = [f for p in paths for f in ([p] if Path(p).is_file() else sorted(Path(p).rglob("*")) if Path(p).is_dir() else [])]
     if missing := [str(p) for p in paths if not Path(p).exists()]: raise InputError(f"--exclude: no such file or folder: {', '.join(missing)}")
+    files = [f for p in map(Path, paths) for f in ([p] if p.is_file() else sorted(p.rglob("*")))]
     found = {m for f in files if f.is_file() for m in re.findall(r"[A-Za-z0-9-]+-\d{4}", f.read_text(errors="ignore"))}
     return found & known
 
@@ -64,11 +64,14 @@ def draw(out:Path, seed:int, per_depth:int, depths:tuple, bench_path:Path|None=N
     print(f"drew {len(keep)} trees (seed {seed}, {per_depth} per depth {list(depths)}{f', {len(skip)} used prompts left out' if exclude else ''}): "
           f"{out}/prompts_<voice>.jsonl")
 
-def _split(items:list, sessions:int)->list:
-    "`items` in `sessions` runs of near-equal length, in order."
+def _deal(items:list, seed:int, prefix:str, sessions:int)->tuple[dict, list]:
+    """`items` shuffled by `seed` under neutral ids (`prefix`01, ...), dealt in order into `sessions` runs of near-equal
+    length: ({neutral id: item}, [[(neutral id, item), ...] per session])."""
     if not 1 <= sessions <= len(items): raise InputError(f"--sessions must be between 1 and {len(items)}, got {sessions}")
-    k, r = divmod(len(items), sessions)
-    return [items[i * k + min(i, r):(i + 1) * k + min(i + 1, r)] for i in range(sessions)]
+    items = list(items); random.Random(seed).shuffle(items)
+    named = [(f"{prefix}{i + 1:02d}", x) for i, x in enumerate(items)]
+    k, r = divmod(len(named), sessions)
+    return dict(named), [named[i * k + min(i, r):(i + 1) * k + min(i + 1, r)] for i in range(sessions)]
 
 def _ask(protocol:Path, **files)->str:
     "The protocol text with a session's files filled in ({PF}/{AF} for answerers, {PK}/{OUT} for readers)."
@@ -82,15 +85,12 @@ def _ids_file(out:Path)->dict: return json.loads((out / "neutral_ids.json").read
 
 def packets(panel:Path, protocol:Path, sessions:int, seed:int, out:Path, voice:str="ifhier"):
     "One prompt file per fresh answerer session: the draw's prompts shuffled by `seed` under neutral ids pNN, depths mixed."
-    prompts = list(read_jsonl(panel / f"prompts_{voice}.jsonl"))
-    random.Random(seed).shuffle(prompts)
-    ids = {f"p{i + 1:02d}": p["id"] for i, p in enumerate(prompts)}
+    named, runs = _deal(read_jsonl(panel / f"prompts_{voice}.jsonl"), seed, "p", sessions)
     out.mkdir(parents=True, exist_ok=True)
-    n = 0
-    for s, part in zip(_session_names(sessions), _split(list(ids), sessions)):
-        with open(out / f"prompts_{s}.txt", "w", encoding="utf-8") as f:
-            for pid in part: f.write(f"=== PROMPT {pid} ===\n{prompts[n]['prompt']}\n\n"); n += 1
+    for s, run in zip(_session_names(sessions), runs):
+        (out / f"prompts_{s}.txt").write_text("".join(f"=== PROMPT {pid} ===\n{p['prompt']}\n\n" for pid, p in run), encoding="utf-8")
         (out / f"ask_{s}.txt").write_text(_ask(protocol, PF=out / f"prompts_{s}.txt", AF=out / f"answers_{s}.txt"), encoding="utf-8")
+    ids = {pid: p["id"] for pid, p in named.items()}
     write_json(dict(_ids_file(out), answerer_ids=ids, answerer_seed=seed, voice=voice), out / "neutral_ids.json")
     print(f"{len(ids)} prompts in {sessions} answerer packets (seed {seed}): {out}/ask_<S>.txt")
 
@@ -118,18 +118,14 @@ def readers(panel:Path, sheets_dir:Path, protocol:Path, sessions:int, seed:int, 
     "One file of items per fresh reader session: each answer with its prompt and numbered checklist, shuffled by `seed` under neutral ids rNN."
     rows = list(read_jsonl(sheets_dir / f"sheet_{voice}.jsonl"))
     if any(r["answer"] is None for r in rows): raise InputError(f"{sheets_dir}/sheet_{voice}.jsonl: an answer is missing (run `answers` before `sheets`)")
-    random.Random(seed).shuffle(rows)
-    rids = {f"r{i + 1:02d}": r["prompt_id"] for i, r in enumerate(rows)}
+    named, runs = _deal(rows, seed, "r", sessions)
     out.mkdir(parents=True, exist_ok=True)
-    n = 0
-    for k, part in enumerate(_split(list(rids), sessions)):
-        with open(out / f"items_{k}.txt", "w", encoding="utf-8") as f:
-            for rid in part:
-                r = rows[n]; n += 1
-                f.write(f"##### ITEM {rid} #####\n--- PROMPT ---\n{r['prompt']}\n--- ANSWER ---\n{r['answer']}\n--- CHECKLIST ---\n")
-                for c in r["checklist"]: f.write(f"{c['index']}. {c['requirement']}\n")
-                f.write("\n")
+    for k, run in enumerate(runs):
+        (out / f"items_{k}.txt").write_text("".join(
+            f"##### ITEM {rid} #####\n--- PROMPT ---\n{r['prompt']}\n--- ANSWER ---\n{r['answer']}\n--- CHECKLIST ---\n"
+            + "".join(f"{c['index']}. {c['requirement']}\n" for c in r["checklist"]) + "\n" for rid, r in run), encoding="utf-8")
         (out / f"ask_reader_{k}.txt").write_text(_ask(protocol, PK=out / f"items_{k}.txt", OUT=out / f"labels_{k}.jsonl"), encoding="utf-8")
+    rids = {rid: r["prompt_id"] for rid, r in named.items()}
     write_json(dict(_ids_file(out), reader_ids=rids, reader_seed=seed, reader_sessions=sessions), out / "neutral_ids.json")
     print(f"{sum(len(r['checklist']) for r in rows)} constraints of {len(rows)} answers in {sessions} reader packets (seed {seed}): {out}/ask_reader_<k>.txt")
 

@@ -26,8 +26,8 @@ __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE',
            'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED', 'load_tasks', 'child_kind', 'held_kinds', 'can_reach',
            'structure_word', 'fights_context', 'free_pool', 'lexical_values', 'round_numbers', 'domain_at', 'humanise',
            'draw_params', 'content_types', 'structure_types', 'opener', 'long_form', 'fits_role', 'PartCounts',
-           'part_counts', 'terse', 'cramped', 'mixed_form', 'letter_trick', 'plain_form', 'plain_names',
-           'count_problem', 'top_level', 'sample_tree', 'fit_count']
+           'part_counts', 'terse', 'paragraph_room', 'cramped', 'mixed_form', 'letter_trick', 'plain_form',
+           'plain_names', 'count_problem', 'top_level', 'sample_tree', 'fit_count']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -197,7 +197,7 @@ def draw_params(cid:str,                  # constraint type id
         params, words = {}, []
         used = list(ctx.get("used", []))
         for name, p in ct.params.items():
-            p = domain_at(cid, name, place, ctx.get("sizes")) if isinstance(p, IntParam) else p.at(place)
+            p = domain_at(cid, name, place, ctx.get("sizes"))
             if caps and name in caps: p = dataclasses.replace(p, **caps[name])
             if p.optional and (getattr(p, "lo", 0) > getattr(p, "hi", 1) or rng.random() < 0.5): continue   # an empty domain: not here
             src = ctx.get("pool", [])
@@ -304,13 +304,20 @@ CHARS_PER_PARAGRAPH = 80    # and the fewest a paragraph takes (a sentence of a 
 CHARS_PER_SENTENCE = 45     # the fewest a sentence or a bullet takes (six or seven words)
 WORDS_PER_REPEAT = 10       # the words of room a part needs for each time it must use one word
 
+def paragraph_room(k:PartCounts,        # one part's counts (`part_counts`)
+                   chars:int,           # the fewest characters a paragraph takes
+                   words:int|None=None, # and the fewest words (None: words do not limit)
+                  )->float:
+    "How many paragraphs a part's character (and word) caps leave room for."
+    return min(k.chars[1] / chars, k.words[1] / words if words else INF)
+
 def cramped(cons:list)->str|None:
     "Reader's rules: does one part ask for more words than its character cap holds in plain prose, or so few words that its character floor needs long ones?"
     k = part_counts(cons)
     (w_lo, w_hi), (c_lo, c_hi), paras, parts, rep = k.words, k.chars, k.paragraphs, max(k.sentences[0], k.bullets), k.repeat
     if w_lo and c_hi < CHARS_PER_WORD[0] * w_lo: return f"cramped: {w_lo} or more words in at most {c_hi} characters"
     if w_hi < INF and c_lo > CHARS_PER_WORD[1] * max(w_hi, 1): return f"cramped: at most {w_hi} words in at least {c_lo} characters"
-    if paras and c_hi < CHARS_PER_PARAGRAPH * paras: return f"cramped: {paras} paragraphs in at most {c_hi} characters"
+    if paras and paragraph_room(k, CHARS_PER_PARAGRAPH) < paras: return f"cramped: {paras} paragraphs in at most {c_hi} characters"
     if parts and c_hi < CHARS_PER_SENTENCE * parts: return f"cramped: {parts} sentences or bullets in at most {c_hi} characters"
     if rep > 1 and min(w_hi, c_hi / CHARS_PER_WORD[0]) < WORDS_PER_REPEAT * rep: return f"cramped: a word {rep} times in at most {min(w_hi, int(c_hi / CHARS_PER_WORD[0]))} words"
     return None
@@ -351,7 +358,7 @@ def plain_form(cons:list,          # one text part's constraints
     ids, k = {cid for cid, _ in cons}, part_counts(cons)
     if "string.bullet_list" in ids and "string.starts_with" in ids: return "plain form: a bulleted list that opens on a phrase"
     if "string.capital_letters" in ids and ids & IN_WORDS_GIVEN: return "plain form: all in capitals, holding phrases given in lower case"
-    room = min(k.chars[1] / FORM_PARAGRAPH[0], k.words[1] / FORM_PARAGRAPH[1])
+    room = paragraph_room(k, *FORM_PARAGRAPH)
     if k.paragraphs and room < k.paragraphs: return f"plain form: {k.paragraphs} paragraphs in room for {int(room)}"
     if any(sp["rel"] == "exactly" for cid, p in cons if cid == "string.letter_frequency" for sp in p["specs"]):
         return "plain form: an exact count of one letter"
@@ -498,8 +505,7 @@ def _link_siblings(st, node:ConstraintNode, chain:list):
 
 def _at_place(cid:str, p:dict, place:str, sizes:dict|None=None)->dict:
     "`p` if it lies in `cid`'s domain at `place` (or the tier's `sizes` there), else `ParamError`."
-    ct = get_type(cid)
-    return {k: (domain_at(cid, k, place, sizes) if isinstance(ct.params[k], IntParam) else ct.params[k].at(place)).validate(k, v) for k, v in p.items()}
+    return {k: domain_at(cid, k, place, sizes).validate(k, v) for k, v in p.items()}
 
 CODE_TYPES = ("markdown.has_code_block",)
 P_CODE = CORE.p_code   # chance of a code block on a Markdown scope of a genre where code is natural
