@@ -341,7 +341,7 @@ def test_wording_lives_in_the_declarations():
     assert reader_derived("json.key_count")["n_keys"](dict(n=3)) == "3 keys"
 
 def test_room_rule_tiers_have_no_cramped_part():
-    "Core 2.1, hard and scale 2.2: no counts one part cannot meet as prose, no bare 'fourth bullet' after a second list opens in a paragraph, no main-section heading level that a count contradicts; build 1.3 shows the counter sees the first."
+    "Core 2.1, hard and scale (2.2 on): no counts one part cannot meet as prose, no bare 'fourth bullet' after a second list opens in a paragraph, no main-section heading level that a count contradicts; build 1.3 shows the counter sees the first."
     def counts(name): return RC.reader_rule_counts([json.loads(l) for l in (ROOT / "ifhier" / "data" / name).read_text(encoding="utf-8").splitlines() if l.strip()])
     for name in ("ifhierbench.jsonl", "ifhierbench_hard.jsonl", "ifhierbench_scale.jsonl"):
         c = counts(name)

@@ -85,6 +85,9 @@ def test_reader_rules(name, request):
             if v.depth == 0: continue
             cids = {cid for cid, _ in v.node.constraints}
             name = _name(v.node)
+            if {"string.bullet_list", "string.nth_paragraph_first_word"} <= cids: bad.append((r["id"], v.path, "a bulleted list in paragraphs"))
+            if "string.capital_letters" in cids and cids & {"string.starts_with", "string.end_checker", "string.nth_paragraph_first_word"}:
+                bad.append((r["id"], v.path, "all in capitals, opening or closing on a given phrase"))
             if isinstance(name, str) and name.replace("_", " ").casefold() in brief: short.add(name)
             if cids & BARRED_IN_PARTS: bad.append((r["id"], v.path, sorted(cids & BARRED_IN_PARTS)))
             if "string.placeholder" in cids and (facts or name in short or "index" in v.node.via): bad.append((r["id"], v.path, "placeholder"))

@@ -27,7 +27,7 @@ __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE',
            'structure_word', 'fights_context', 'free_pool', 'lexical_values', 'round_numbers', 'domain_at', 'humanise',
            'draw_params', 'content_types', 'structure_types', 'opener', 'long_form', 'fits_role', 'PartCounts',
            'part_counts', 'terse', 'paragraph_room', 'cramped', 'mixed_form', 'letter_trick', 'plain_form',
-           'plain_names', 'count_problem', 'top_level', 'sample_tree', 'fit_count']
+           'part_problem', 'plain_names', 'count_problem', 'top_level', 'sample_tree', 'fit_count']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -365,6 +365,18 @@ def plain_form(cons:list,          # one text part's constraints
     if short and k.repeat > 1: return f"plain form: a word {k.repeat} times in a short part"
     return None
 
+def part_problem(tier:Tier,         # the build tier: which rules it keeps
+                 cons:list,         # one text part's constraints
+                 root:bool=False,   # is the part the whole answer?
+                 short:bool=False,  # is it a short part (the vocabulary's `short`)?
+                )->str|None:        # why the part does not read as a person's, or None
+    """The reader's rules a tier keeps, with its room and form rules, asked of one part. This is the one check for a
+    part's drawn constraints and for a constraint linked onto it from its sibling (`_link_siblings`): until build
+    2.3-scale, linking ran only some of the rules, and 5 parts of 2.2-scale were asked to be a bulleted list in paragraphs."""
+    if not tier.reader_rules: return None
+    return (terse(cons) or letter_trick(cons, root) or mixed_form(cons) or (tier.room_rule and cramped(cons))
+            or (tier.form_rule and plain_form(cons, short)) or None)
+
 _ARTICLE = re.compile(r"(?i)the\s")
 
 def plain_names(gv:dict)->dict:
@@ -413,8 +425,7 @@ def _draw_content(st, node:ConstraintNode, chain:list, root:bool):
             except ParamError: continue
             cons.append((cid, p)); words += w
         node.constraints = cons
-        why = (st.tier.reader_rules and (terse(cons) or letter_trick(cons, root) or mixed_form(cons) or (st.tier.room_rule and cramped(cons))
-                                         or (st.tier.form_rule and plain_form(cons, short)))) or (st.judge(node, chain) if cons else "no parameters could be drawn")
+        why = part_problem(st.tier, cons, root, short) or (st.judge(node, chain) if cons else "no parameters could be drawn")
         if why is None: st.used += words; return
         st.redraws[why.split(":")[0]] = st.redraws.get(why.split(":")[0], 0) + 1
     raise ParamError(f"no satisfiable content for a string scope at level {len(chain)}")
@@ -491,8 +502,9 @@ def _link_siblings(st, node:ConstraintNode, chain:list):
         if a.kind != "string" or b.kind != "string" or st.rng.random() >= st.tier.p_link: continue
         have = {c for c, _ in b.constraints}
         word = [w for c, p in a.constraints if c == "string.contains" for w in p["words"]]
+        short = bool(b.via) and next(iter(b.via.values())) in (st.ctx.get("vocab") or {}).get("short", ())
         same = [(c, p) for c, p in a.constraints if c in LINKED and p.get("rel", "exactly") == "exactly" and c not in have
-                and not conflicts_of(c) & have and not (b.via and next(iter(b.via.values())) in (st.ctx.get("vocab") or {}).get("short", ()))]
+                and not conflicts_of(c) & have and not short]
         opts = ([("string.not_contains", {"words": word[:1]})] if word and "string.not_contains" not in have
                 and not conflicts_of("string.not_contains") & have else []) + same
         if not opts: continue
@@ -500,8 +512,7 @@ def _link_siblings(st, node:ConstraintNode, chain:list):
         try: p = get_type(cid).validate(dict(p)) if cid == "string.not_contains" else _at_place(cid, p, place_of(b.via), st.ctx.get("sizes"))
         except ParamError: continue
         b.constraints.append((cid, p))
-        if (terse(b.constraints) or (st.tier.room_rule and cramped(b.constraints)) or (st.tier.form_rule and plain_form(b.constraints))
-            or st.judge(b, chain + [node]) is not None): b.constraints.pop()
+        if part_problem(st.tier, b.constraints, short=short) or st.judge(b, chain + [node]) is not None: b.constraints.pop()
 
 def _at_place(cid:str, p:dict, place:str, sizes:dict|None=None)->dict:
     "`p` if it lies in `cid`'s domain at `place` (or the tier's `sizes` there), else `ParamError`."

@@ -60,7 +60,7 @@ TIERS = {t.name: t for t in (
          p_link=0.5, type_weights=(("string.string_length", 4.0),), max_words=(150, 260, 380, 560), reader_rules=True, room_rule=True, form_rule=True,
          tagged=True, max_attempts=200,
          constraints=((3, 8), (6, 20), (9, 26), (12, 30))),
-    Tier("scale", "ifhier-build/2.2-scale", "ifhierbench_scale.jsonl", id_prefix="ifhb-scale", depths=(1, 2, 3), per_depth=25,
+    Tier("scale", "ifhier-build/2.3-scale", "ifhierbench_scale.jsonl", id_prefix="ifhb-scale", depths=(1, 2, 3), per_depth=25,
          fanout=(1, 5), positions=(0, 4), p_open=0.6, p_extra=0.5, n_content=((0.2, 0.3, 0.3, 0.2), (0.3, 0.4, 0.3)),
          char_span=1.5, p_exact=0.4, p_link=0.3, max_words=(200, 420, 600, 760), reader_rules=True, room_rule=True, ks=(4, 8, 12, 16, 24, 32),
          by_k=((1.5, (("fanout", (1, 1)), ("p_open", 0.0), ("p_extra", 0.3), ("n_content", ((0.3, 0.4, 0.3), (0.3, 0.4, 0.3))), ("p_link", 0.0))),
