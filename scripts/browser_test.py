@@ -9,7 +9,8 @@ go to a temporary folder; `make screenshots` writes the two screenshots the READ
 
 Installs Debian's Chromium with apt-get if /usr/bin/chromium is missing (never `playwright install`).
 JupyterLab listens on 127.0.0.1 only, on a random free port, behind a random token, with its own
-temporary config, data-less runtime and workspace folders; everything it started is shut down at the end.
+temporary config, data-less runtime and workspace folders; each notebook opens alone, in its own reset workspace
+(JupyterLab would otherwise bring back the tab an earlier page left open); everything it started is shut down at the end.
 """
 from __future__ import annotations
 import argparse, collections, contextlib, os, secrets, shutil, socket, subprocess, sys, tempfile, threading, time, urllib.request
@@ -81,6 +82,15 @@ def accept_kernel_dialog(page, wait_s:float=8):
     except Exception: return
     page.locator(".jp-Dialog .jp-mod-accept").first.click()
 
+def wait_visible(page, selector:str, timeout_ms:int=60_000):
+    "Wait until some element matching `selector` is shown (not merely the first match, which may sit in a hidden tab)."
+    page.wait_for_function("(sel) => [...document.querySelectorAll(sel)].some(e => e.offsetParent !== null)",
+                           arg=selector, timeout=timeout_ms)
+
+def lab_url(port:int, token:str, notebook:str, workspace:str)->str:
+    "JupyterLab's URL for `notebook` alone: its own workspace, reset, so no tab an earlier page left open comes back."
+    return f"http://127.0.0.1:{port}/lab/workspaces/{workspace}/tree/{notebook}?reset&token={token}"
+
 @contextlib.contextmanager
 def notebook_widget(url:str, selector:str, timeout_s:float, failure_png:str):
     "Open `url` in Chromium, Run All, wait for the widget `selector`; yield (page, widget). A page screenshot names a timeout."
@@ -89,8 +99,9 @@ def notebook_widget(url:str, selector:str, timeout_s:float, failure_png:str):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1500, "height": 1600})
         page.goto(url, timeout=60_000)
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], .jp-DebuggerBugButton, .jp-KernelStatus", timeout=60_000)
+        # wait on the notebook in view: a hidden tab's toolbar (one a restored workspace brought back) never shows
+        wait_visible(page, ".jp-Notebook .jp-Cell")
+        wait_visible(page, ".jp-Notebook-ExecutionIndicator[data-status='idle'], .jp-DebuggerBugButton, .jp-KernelStatus")
         time.sleep(2)
         accept_kernel_dialog(page)
         page.locator(".lm-MenuBar-item", has_text="Run").first.click()
@@ -152,8 +163,8 @@ def main()->int:
     proc = start_lab(tmp, port, token)
     try:
         wait_ready(port, token, proc)
-        before, after = drive(f"http://127.0.0.1:{port}/lab/tree/{a.notebook}?token={token}", Path(a.screenshot), a.timeout)
-        cmp = drive_compare(f"http://127.0.0.1:{port}/lab/tree/{a.compare_notebook}?token={token}", Path(a.compare_screenshot), a.timeout)
+        before, after = drive(lab_url(port, token, a.notebook, "ifhier-stepper"), Path(a.screenshot), a.timeout)
+        cmp = drive_compare(lab_url(port, token, a.compare_notebook, "ifhier-compare"), Path(a.compare_screenshot), a.timeout)
     except Exception:
         print("JupyterLab log (last lines):\n" + "".join(proc.log), file=sys.stderr); raise
     finally:
