@@ -88,7 +88,7 @@ def test_shipped_hard_panel_is_the_shipped_hard_tier_and_scores(tmp_path):
     assert p.groupby("depth").size().to_dict() == {0: 8, 1: 8, 2: 8, 3: 8}
     assert "Wilson 95% CI" in r.stdout and "paired wording effect" not in r.stdout
 
-def test_second_hard_panel_scores_as_its_provenance_says(tmp_path):
+def test_second_hard_panel_scores_as_its_provenance_says(tmp_path, shipped_core):
     "Round 2 (a fresh draw on build 2.1-hard, seed 26): checker and readers agree on 486 of 487; 32/32 prompts pass; the one checker failure is 'Moon's' counted as two words."
     R = PANEL.parent / "panel_hard" / "round2"
     drawn = pd.read_json(R / "bench.jsonl", lines=True).to_dict("records")
@@ -104,12 +104,11 @@ def test_second_hard_panel_scores_as_its_provenance_says(tmp_path):
     assert p.passed.all() and p.groupby("depth").size().to_dict() == {0: 8, 1: 8, 2: 8, 3: 8}
     later = pd.read_csv(PANEL.parent / "panel_hard" / "readability_core_2.1_vs_hard_2.2.csv")
     assert len(later) == 80 and set(later.rater) == {"E", "F"} and later.as_shipped.sum() == 74   # 37 prompts x 2 raters as shipped in core 2.1 and hard 2.2
-    core = {r["id"]: r["prompt"] for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench.jsonl", lines=True).to_dict("records")}
-    assert set(later[later.build == "core-2.1"].id) <= set(core)
+    assert set(later[later.build == "core-2.1"].id) <= set(shipped_core)
     rt = pd.read_csv(R / "readability_core_2.0_vs_hard_2.1.csv")
     assert len(rt) == 80 and set(rt.rater) == {"A", "B"} and rt.groupby("build").size().to_dict() == {"core-2.0": 40, "hard-2.1": 40}
 
-def test_third_hard_panel_scores_as_its_provenance_says(tmp_path):
+def test_third_hard_panel_scores_as_its_provenance_says(tmp_path, shipped_core):
     "Round 3 (build 2.3-hard, seed 33; core 2.1, seed 34): streaming answers fail the hard tier as the provenance says, reasoning answers pass it, the core control passes."
     R = PANEL.parent / "panel_hard" / "round3"
     drawn = pd.read_json(R / "hard_streaming" / "bench.jsonl", lines=True).to_dict("records")
@@ -129,8 +128,7 @@ def test_third_hard_panel_scores_as_its_provenance_says(tmp_path):
     assert len(rt) == 80 and set(rt.rater) == {"G", "H"} and rt.groupby("build").size().to_dict() == {"core-2.1": 40, "hard-2.3": 40}
     means = rt.groupby("build").clarity.mean().round(2).to_dict()
     assert means == {"core-2.1": 3.95, "hard-2.3": 3.4}, means
-    core = {r["id"] for r in pd.read_json(ROOT / "ifhier" / "data" / "ifhierbench.jsonl", lines=True).to_dict("records")}
-    assert set(rt[rt.build == "core-2.1"].id) <= core
+    assert set(rt[rt.build == "core-2.1"].id) <= set(shipped_core)
 
 def test_fourth_hard_panel_scores_as_its_provenance_says(round4, shipped_hard, shipped_core):
     "Round 4 (build 2.4-hard, seed 36): streaming answers pass 11/32 with every failure confirmed, and raters find it as clear as the core."

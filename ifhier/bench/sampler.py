@@ -25,9 +25,9 @@ __all__ = ['TASK_FIELDS', 'CONTAINERS', 'CHILD_WEIGHTS', 'ROOT_WEIGHTS', 'CORE',
            'LETTER_SHARE', 'BLANK_GENRES', 'FORM_PARAGRAPH', 'SHORT_MOST', 'IN_WORDS_GIVEN', 'LINKED', 'CODE_TYPES',
            'P_CODE', 'DATA_LANGUAGES', 'MAX_UNNAMED', 'load_tasks', 'child_kind', 'held_kinds', 'can_reach',
            'structure_word', 'fights_context', 'free_pool', 'lexical_values', 'round_numbers', 'domain_at', 'humanise',
-           'draw_params', 'content_types', 'structure_types', 'opener', 'long_form', 'fits_role', 'PartCounts',
-           'part_counts', 'terse', 'paragraph_room', 'cramped', 'mixed_form', 'letter_trick', 'plain_form',
-           'part_problem', 'plain_names', 'count_problem', 'top_level', 'sample_tree', 'fit_count']
+           'draw_params', 'content_types', 'structure_types', 'opener', 'long_form', 'short_part', 'fits_role',
+           'PartCounts', 'part_counts', 'terse', 'paragraph_room', 'cramped', 'mixed_form', 'letter_trick',
+           'plain_form', 'part_problem', 'plain_names', 'count_problem', 'top_level', 'sample_tree', 'fit_count']
 
 # %% ../../nbs/bench/30_sampler.ipynb #5346c051
 TASK_FIELDS = ("task_id", "task", "genre", "keywords", "formats")
@@ -152,11 +152,9 @@ def _nearest_round(v:int, lo:int, hi:int)->int:
 
 def domain_at(cid:str, name:str, place:str, sizes:dict|None=None):
     "Parameter `name` of `cid` with its domain at `place`, or the one a tier's `sizes` gives it there (kept inside the declared one)."
-    p = get_type(cid).params[name].at(place)
-    lo, hi = (sizes or {}).get((cid, place, name), (None, None))
-    if lo is None: return p
     whole = get_type(cid).params[name]
-    return dataclasses.replace(p, lo=max(lo, whole.lo), hi=min(hi, whole.hi))
+    lo, hi = (sizes or {}).get((cid, place, name), (None, None))
+    return whole.at(place) if lo is None else dataclasses.replace(whole.at(place), lo=max(lo, whole.lo), hi=min(hi, whole.hi))
 
 def humanise(cid:str, params:dict, place:str="root", span:float|tuple=3.0, sizes:dict|None=None)->dict|None:
     """`params` with the numbers a person would write: counts rounded inside their domain, a character range at most `span`
@@ -237,8 +235,15 @@ def long_form(node:ConstraintNode,   # a string scope
     "Is `node` long-form text that may take paragraphs, bullets, a title, a postscript or quotes around it?"
     name = next(iter((node.via or {}).values()), None)
     if gv and isinstance(name, str) and name in gv["long"]: return True
-    if gv and isinstance(name, str) and name in gv["short"]: return False
+    if short_part(node, gv): return False
     return place_of(node.via) in ("root", "section")
+
+def short_part(node:ConstraintNode,   # a string scope
+               gv:dict|None,          # its genre's vocabulary (None: no vocabulary)
+              )->bool:
+    "Is `node` a short part, a headline or a price: is the name it is reached by in the vocabulary's `short`?"
+    name = next(iter((node.via or {}).values()), None)
+    return bool(gv) and isinstance(name, str) and name in gv["short"]
 
 # %% ../../nbs/bench/30_sampler.ipynb #5830e43b
 PART_BARRED = ("string.end_checker", "string.title", "string.postscript", "string.quotation", "string.section_checker",
@@ -410,7 +415,7 @@ def _draw_content(st, node:ConstraintNode, chain:list, root:bool):
     long = long_form(node, gv)
     role, short = None, False
     if st.tier.reader_rules:
-        short = bool(gv) and next(iter((node.via or {}).values()), None) in gv["short"]
+        short = short_part(node, gv)
         blanks = not st.tier.form_rule or (root and st.ctx.get("blanks", False))
         role = lambda c: fits_role(c, root, short, st.ctx.get("facts", False), "index" in (node.via or {}), blanks)
         if short: caps = dict(caps or {}, rel={"options": UPPER_ONLY})
@@ -502,7 +507,7 @@ def _link_siblings(st, node:ConstraintNode, chain:list):
         if a.kind != "string" or b.kind != "string" or st.rng.random() >= st.tier.p_link: continue
         have = {c for c, _ in b.constraints}
         word = [w for c, p in a.constraints if c == "string.contains" for w in p["words"]]
-        short = bool(b.via) and next(iter(b.via.values())) in (st.ctx.get("vocab") or {}).get("short", ())
+        short = short_part(b, st.ctx.get("vocab"))
         same = [(c, p) for c, p in a.constraints if c in LINKED and p.get("rel", "exactly") == "exactly" and c not in have
                 and not conflicts_of(c) & have and not short]
         opts = ([("string.not_contains", {"words": word[:1]})] if word and "string.not_contains" not in have
